@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+// selfie-capture: guided liveness selfie capture in the terminal.
+// Module layout: see DESIGN.md ("Package layout"). C libraries come from Debian -dev packages
+// through the thin shim targets C*; only those targets include C headers.
+import PackageDescription
+
+let package = Package(
+    name: "selfie-capture",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "selfie-capture", targets: ["selfie-capture"]),
+    ],
+    targets: [
+        // MARK: C shims (no logic)
+        .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
+        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        .target(name: "CTurboJPEG", linkerSettings: [.linkedLibrary("turbojpeg")]),
+        .target(
+            name: "CDlibFace",
+            cxxSettings: [.unsafeFlags(["-O3", "-std=c++14"])],
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                             .linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("pthread")]),
+        .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
+                                                     .linkedLibrary("icudata")]),
+
+        // MARK: Swift modules
+        .target(name: "Localization", dependencies: ["CICUPlural"]),
+        .target(name: "CaptureFlow"),
+        .target(name: "Media", dependencies: ["CTurboJPEG"]),
+        .target(name: "Camera", dependencies: ["CV4L2", "Media"]),
+        .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CaptureFlow", "Localization"]),
+        .target(name: "SelfieCaptureApp",
+                dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI"]),
+        .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
+
+        // MARK: Tests
+        .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
+        .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "TestSupport"]),
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    ]
+)

@@ -1,0 +1,44 @@
+// extern "C" shim over dlib 19.24 (Debian libdlib-dev, libdlib-data). Opaque handles, no logic;
+// C++ exceptions never cross this boundary (each call catches and reports an error string).
+#ifndef CDLIBFACE_H
+#define CDLIBFACE_H
+#include <stddef.h>
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cdf_detector cdf_detector;
+typedef struct cdf_shape_predictor cdf_shape_predictor;
+
+/// One detection: bounding box in pixels of the buffer given, and dlib's detection confidence.
+typedef struct { double x, y, w, h, score; } cdf_box;
+
+/// dlib::get_frontal_face_detector() (HOG + linear SVM, 5 rotated/frontal filters).
+cdf_detector *cdf_detector_create(void);
+void cdf_detector_destroy(cdf_detector *d);
+/// Detects faces on an 8-bit gray buffer (`stride` bytes per row). `adjustThreshold` is dlib's
+/// adjust_threshold (0 = default). Writes at most `maxBoxes` boxes; returns the number of faces
+/// found (may exceed maxBoxes), or -1 on error with a message in `err`.
+int cdf_detect(cdf_detector *d, const uint8_t *gray, int width, int height, int stride,
+               double adjustThreshold, cdf_box *boxes, int maxBoxes, char *err, size_t errSize);
+
+/// Loads a shape predictor (.dat). Returns NULL with a message in `err` on failure.
+cdf_shape_predictor *cdf_shape_predictor_load(const char *path, char *err, size_t errSize);
+void cdf_shape_predictor_destroy(cdf_shape_predictor *p);
+/// Number of parts (68 for the iBUG 300-W model).
+int cdf_shape_predictor_parts(const cdf_shape_predictor *p);
+/// Landmarks for the face in box (x, y, w, h) on a gray buffer. Writes 2*parts doubles
+/// (x0, y0, x1, y1, ...) into `xy` (capacity `xyCount` doubles). Returns parts, or -1 on error.
+int cdf_landmarks(const cdf_shape_predictor *p, const uint8_t *gray, int width, int height, int stride,
+                  double x, double y, double w, double h, double *xy, int xyCount, char *err, size_t errSize);
+
+/// Loads an image file (PNG, JPEG, BMP via dlib::load_image) as packed RGB8. Returns a malloc'd
+/// buffer of width*height*3 bytes (free with cdf_free), or NULL with a message in `err`.
+uint8_t *cdf_load_image_rgb(const char *path, int *width, int *height, char *err, size_t errSize);
+void cdf_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

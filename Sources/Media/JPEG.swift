@@ -1,0 +1,107 @@
+import CTurboJPEG
+
+/// Errors from the JPEG codec (libjpeg-turbo's TurboJPEG API).
+public enum JPEGError: Error, Equatable, Sendable {
+    /// The data is empty, has no JPEG header, or a fatal libjpeg error occurred (message from
+    /// `tjGetErrorStr2`).
+    case decode(String)
+    /// Encoding failed (message from `tjGetErrorStr2`).
+    case encode(String)
+    /// The header's dimensions are implausible or differ from the expected ones (bug report JPG-05).
+    case unexpectedSize(width: Int, height: Int)
+}
+
+/// The result of a decode: the image, and libjpeg's warning if there was one (TJERR_WARNING:
+/// e.g. "Corrupt JPEG data: 2 extraneous bytes before marker"): the image is still usable.
+public struct DecodedJPEG: Sendable {
+    public var image: Image
+    public var warning: String?
+}
+
+/// A JPEG encoder/decoder over libjpeg-turbo 2.1 (`tjCompress2`, `tjDecompressHeader3`,
+/// `tjDecompress2`, `tjGetErrorCode`). Each call uses a fresh TurboJPEG handle so a frame can
+/// never borrow Huffman or quantisation tables from the previous one (PLATFORM-NOTES).
+public enum JPEGCodec {
+    /// Largest accepted width or height in pixels (guards against headers claiming billions of
+    /// pixels, bug report JPG-05); 8192 covers every V4L2 webcam mode.
+    public static let maxDimension = 8192
+
+    /// Reads width and height from a JPEG header without decoding.
+    /// - Throws: `JPEGError.decode` when the header cannot be read.
+    public static func dimensions(of data: [UInt8]) throws -> (width: Int, height: Int) {
+        guard let h = tjInitDecompress() else { throw JPEGError.decode("cannot create decompressor") }
+        defer { tjDestroy(h) }
+        var w: Int32 = 0, ht: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
+        let rc = data.withUnsafeBufferPointer { buf in
+            tjDecompressHeader3(h, buf.baseAddress, UInt(buf.count), &w, &ht, &sub, &cs)
+        }
+        guard !data.isEmpty, rc == 0 else { throw JPEGError.decode(errorString(h)) }
+        return (Int(w), Int(ht))
+    }
+
+    /// Decodes JPEG `data` to RGB or gray, optionally scaled by `scale` (1, 1/2, 1/4, 1/8 as
+    /// denominators 1, 2, 4, 8).
+    /// - Returns: the image plus libjpeg's warning text when the decode only warned.
+    /// - Throws: `JPEGError.decode` on empty, garbage or fatally corrupt data;
+    ///   `JPEGError.unexpectedSize` when the header is larger than `maxDimension`.
+    public static func decode(_ data: [UInt8], layout: Image.Layout = .rgb, scaleDenominator: Int = 1) throws -> DecodedJPEG {
+        guard !data.isEmpty else { throw JPEGError.decode("empty JPEG data") }
+        guard let h = tjInitDecompress() else { throw JPEGError.decode("cannot create decompressor") }
+        defer { tjDestroy(h) }
+        var w: Int32 = 0, ht: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
+        let hdr = data.withUnsafeBufferPointer { buf in
+            tjDecompressHeader3(h, buf.baseAddress, UInt(buf.count), &w, &ht, &sub, &cs)
+        }
+        guard hdr == 0 else { throw JPEGError.decode(errorString(h)) }
+        guard w > 0, ht > 0, Int(w) <= maxDimension, Int(ht) <= maxDimension else {
+            throw JPEGError.unexpectedSize(width: Int(w), height: Int(ht))
+        }
+        let d = max(1, scaleDenominator)
+        let ow = (Int(w) + d - 1) / d, oh = (Int(ht) + d - 1) / d
+        let pf = layout == .rgb ? TJPF_RGB : TJPF_GRAY
+        var out = [UInt8](repeating: 0, count: ow * oh * layout.rawValue)
+        let rc = data.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                tjDecompress2(h, src.baseAddress, UInt(src.count), dst.baseAddress, Int32(ow), 0, Int32(oh),
+                              Int32(pf.rawValue), TJFLAG_ACCURATEDCT)
+            }
+        }
+        var warning: String?
+        if rc != 0 {
+            let message = errorString(h)
+            if tjGetErrorCode(h) == ctj_err_warning() {
+                warning = message
+            } else {
+                throw JPEGError.decode(message)
+            }
+        }
+        return DecodedJPEG(image: Image(width: ow, height: oh, layout: layout, pixels: out), warning: warning)
+    }
+
+    /// Encodes an image as baseline JPEG with standard Huffman tables (DHT always written).
+    /// - Parameters:
+    ///   - quality: 1...100 (libjpeg quality scale).
+    ///   - subsampling420: 4:2:0 chroma (what webcams and ffmpeg's `yuvj420p` use) when true, 4:4:4 otherwise.
+    /// - Throws: `JPEGError.encode`.
+    public static func encode(_ image: Image, quality: Int = 85, subsampling420: Bool = true) throws -> [UInt8] {
+        guard image.width > 0, image.height > 0 else { throw JPEGError.encode("empty image") }
+        guard let h = tjInitCompress() else { throw JPEGError.encode("cannot create compressor") }
+        defer { tjDestroy(h) }
+        let pf = image.layout == .rgb ? TJPF_RGB : TJPF_GRAY
+        let sub = image.layout == .gray ? TJSAMP_GRAY : (subsampling420 ? TJSAMP_420 : TJSAMP_444)
+        var outPtr: UnsafeMutablePointer<UInt8>?
+        var outSize: UInt = 0
+        let rc = image.pixels.withUnsafeBufferPointer { src in
+            tjCompress2(h, src.baseAddress, Int32(image.width), 0, Int32(image.height), Int32(pf.rawValue),
+                        &outPtr, &outSize, Int32(sub.rawValue), Int32(min(100, max(1, quality))), TJFLAG_ACCURATEDCT)
+        }
+        defer { if let p = outPtr { tjFree(p) } }
+        guard rc == 0, let p = outPtr else { throw JPEGError.encode(errorString(h)) }
+        return Array(UnsafeBufferPointer(start: p, count: Int(outSize)))
+    }
+
+    private static func errorString(_ h: tjhandle?) -> String {
+        guard let s = tjGetErrorStr2(h) else { return "unknown libjpeg-turbo error" }
+        return String(cString: s)
+    }
+}

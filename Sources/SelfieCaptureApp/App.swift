@@ -1,0 +1,112 @@
+/// Where a command writes: stdout and stderr as closures so tests capture them.
+public struct Console: Sendable {
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.out = out; self.err = err
+    }
+}
+
+/// A command implementation: parsed arguments in, exit code out; errors are thrown as `AppError`.
+public typealias CommandHandler = @Sendable (ParsedArguments, Console) throws -> ExitCode
+
+/// The command-line front: dispatches argv to a command, prints help, maps errors to exit codes.
+public struct App: Sendable {
+    /// Handlers by command name (`capture`, `analyze`, `devices`, `strings dump`, …). A command
+    /// with no handler answers "not implemented yet" (exit 69).
+    public var handlers: [String: CommandHandler]
+
+    public init(handlers: [String: CommandHandler] = [:]) { self.handlers = handlers }
+
+    /// Runs with `argv` (argv[0] is the program) and returns the process exit code.
+    public func run(_ argv: [String], console: Console) -> Int32 {
+        let tokens = argv.enumerated().dropFirst().map { ArgToken($0.element, index: $0.offset) }
+        do {
+            return try dispatch(tokens, console: console).rawValue
+        } catch let error as AppError {
+            console.err(ErrorReport.message(for: error) + "\n")
+            return ErrorReport.exitCode(for: error).rawValue
+        } catch {
+            console.err("\(ErrorReport.program): \(error)\n")
+            return ExitCode.unavailable.rawValue
+        }
+    }
+
+    func dispatch(_ tokens: [ArgToken], console: Console) throws -> ExitCode {
+        guard let first = tokens.first else {
+            return try runCommand(Commands.capture, [], console: console)
+        }
+        switch first.text {
+        case "-h", "--help", "help":
+            console.out(Help.topLevel())
+            return .ok
+        case "--version", "-V":
+            console.out("selfie-capture \(Commands.version)\n")
+            return .ok
+        default: break
+        }
+        if first.text.hasPrefix("-") && first.text != "-" {
+            // Options before any command belong to `capture`, the default command; still catch
+            // `--version` anywhere among them.
+            if tokens.contains(where: { $0.text == "--version" }) {
+                console.out("selfie-capture \(Commands.version)\n")
+                return .ok
+            }
+            return try runCommand(Commands.capture, tokens, console: console)
+        }
+        let rest = Array(tokens.dropFirst())
+        switch first.text {
+        case "capture": return try runCommand(Commands.capture, rest, console: console)
+        case "analyze": return try runCommand(Commands.analyze, rest, console: console)
+        case "devices": return try runCommand(Commands.devices, rest, console: console)
+        case "strings":
+            guard let sub = rest.first else {
+                throw AppError.missingArgument(command: "strings", name: "a command: dump, format or lint")
+            }
+            if sub.text == "-h" || sub.text == "--help" {
+                console.out(Help.command(Commands.strings))
+                return .ok
+            }
+            guard let spec = Commands.stringsSubcommands.first(where: { $0.name == "strings " + sub.text }) else {
+                throw AppError.unknownCommand("strings \(sub.text)",
+                                              suggestion: ArgumentParser.suggest(sub.text, among: ["dump", "format", "lint"]).map { "strings " + $0 })
+            }
+            return try runCommand(spec, Array(rest.dropFirst()), console: console)
+        default:
+            throw AppError.unknownCommand(first.text,
+                                          suggestion: ArgumentParser.suggest(first.text, among: Commands.all.map(\.name)))
+        }
+    }
+
+    func runCommand(_ spec: CommandSpec, _ tokens: [ArgToken], console: Console) throws -> ExitCode {
+        let parsed = try ArgumentParser.parse(tokens, spec: spec)
+        if parsed.helpRequested {
+            console.out(Help.command(spec))
+            return .ok
+        }
+        guard let handler = handlers[spec.name] else {
+            throw AppError.notImplemented("'\(spec.name)'")
+        }
+        return try handler(parsed, console)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Console {
+    /// The process's stdout (fd 1) and stderr (fd 2), written with `write(2)` (retrying on EINTR
+    /// and short writes).
+    public static let standard = Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) })
+
+    static func writeAll(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + off, $0.count - off) }
+            if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
+            off += n
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/// The command handlers the executable wires in. Each issue that implements a command adds its
+/// handler here; a command without one answers "not implemented yet" (exit 69).
+public enum CommandRegistry {
+    public static var handlers: [String: CommandHandler] {
+        [:]
+    }
+}

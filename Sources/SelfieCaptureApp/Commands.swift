@@ -1,0 +1,99 @@
+/// The commands and their options (DESIGN.md "Command line"). Help text is generated from these
+/// specs, so an option cannot exist without being documented.
+public enum Commands {
+    public static let version = "0.1.0"
+
+    static let sourceHelp = "frame source: /dev/videoN, a .avi (MJPEG), a .mjpeg stream, a .y4m file, - (y4m on stdin) or demo; default: the first V4L2 camera"
+
+    public static let capture = CommandSpec(
+        name: "capture",
+        summary: "run a guided selfie video capture (the default command)",
+        usage: "selfie-capture [capture] [OPTIONS]",
+        options: [
+            OptionSpec("--source", .text("SPEC"), help: sourceHelp),
+            OptionSpec("--preset", .choice(["selfieFast", "selfieSubstantial"]), help: "acquisition preset: selfieFast records 1 s, selfieSubstantial 3 s (default selfieFast)"),
+            OptionSpec("--duration-ms", .integer(100...60_000), help: "recording duration in milliseconds; overrides the preset"),
+            OptionSpec("--quality", .choiceList(["lowest", "sd", "hd", "fhd", "uhd", "highest"]), help: "preferred camera qualities, in order (lowest 144p, sd 480p, hd 720p, fhd 1080p, uhd 2160p, highest)"),
+            OptionSpec("--target-resolution", .choice(["qhd", "hd720", "hd1080", "uhd4k"]), help: "target camera resolution (qhd 540x960, hd720 720x1280, hd1080 1080x1920, uhd4k 2160x3840, either orientation)"),
+            OptionSpec("--constraints", .choice(["v1", "v2"]), help: "face constraints: v1 (landmark-based FaceStatus) or v2 (bounding-box based lists); default v1"),
+            OptionSpec("--frames-to-collect", .integer(0...1000), help: "number of frames to collect as JPEG files (default 1)"),
+            OptionSpec("--frame-interval", .integer(1...1000), help: "keep one frame every N frames while collecting (default 1)"),
+            OptionSpec("--frames-before-capture", .integer(0...10_000), help: "frames to skip before collecting (default 0)"),
+            OptionSpec("--time-before-capture", .number(0...60), help: "countdown length in seconds while the face is valid and still (default 3)"),
+            OptionSpec("--preview", .choice(["fit", "fill"]), help: "preview scale type (default fill)"),
+            OptionSpec("--no-mirror", .flag, help: "do not mirror the preview (a selfie preview is mirrored by default)"),
+            OptionSpec("--payload-optimization", .flag, help: "crop collected frames to the face and re-encode them smaller"),
+            OptionSpec("--no-instructions", .flag, help: "skip the instructions screen"),
+            OptionSpec("--no-start-button", .flag, help: "start automatically when the camera is ready"),
+            OptionSpec("--locale", .text("TAG"), help: "language of the texts, e.g. fr or fr_CA (default from LC_ALL, LC_MESSAGES, LANG)"),
+            OptionSpec("--strings", .text("DIR"), repeatable: true, help: "folder of xx.lproj string files layered over the built-in texts (repeatable; later wins)"),
+            OptionSpec("--theme", .text("light|dark|auto|FILE"), help: "colour theme or a JSON theme file (default auto, from COLORFGBG)"),
+            OptionSpec("--layout", .text("FILE"), help: "JSON layout overrides (toolbar top/bottom, hint position, preview side)"),
+            OptionSpec("--camera-consent", .flag, help: "the user has already agreed to camera use: skip the permission screen"),
+            OptionSpec("--output", .text("DIR"), help: "output folder (must be new or empty; default a new timestamped folder)"),
+            OptionSpec("--events", .text("FILE|-"), help: "write state events as JSON Lines to FILE or - (stdout; not while curses draws there)"),
+            OptionSpec("--analysis-log", .text("FILE"), help: "write one JSON object per analysed frame to FILE"),
+            OptionSpec("--keys", .text("SCRIPT|@FILE"), help: "scripted keys, e.g. 'enter; wait-for cameraReady; s'"),
+            OptionSpec("--renderer", .choice(["curses", "plain", "null"]), help: "screen backend (default curses on a terminal, plain otherwise)"),
+            OptionSpec("--pace", .choice(["realtime", "fast"]), help: "release frames at their timestamps or as fast as processed (default realtime for cameras and demo, fast for files off a terminal)"),
+            OptionSpec("--loop", .flag, help: "restart a file source at its end instead of failing"),
+            OptionSpec("--timeout", .number(0.1...86_400), help: "give up after SECONDS (exit 75)"),
+        ])
+
+    public static let analyze = CommandSpec(
+        name: "analyze",
+        summary: "run face analysis and guidance over a source, one JSON object per frame",
+        usage: "selfie-capture analyze --source SPEC [OPTIONS]",
+        options: [
+            OptionSpec("--source", .text("SPEC"), help: sourceHelp),
+            OptionSpec("--analysis-log", .text("FILE"), help: "write the JSON lines to FILE instead of stdout"),
+            OptionSpec("--constraints", .choice(["v1", "v2"]), help: "face constraints used for the status fields (default v1)"),
+            OptionSpec("--no-mirror", .flag, help: "judge positions in the unmirrored frame"),
+            OptionSpec("--pace", .choice(["realtime", "fast"]), help: "frame pacing (default fast)"),
+        ])
+
+    public static let devices = CommandSpec(
+        name: "devices",
+        summary: "list V4L2 cameras with their formats, frame sizes and frame rates",
+        usage: "selfie-capture devices",
+        options: [])
+
+    public static let stringsDump = CommandSpec(
+        name: "strings dump",
+        summary: "print a .strings or .stringsdict file as JSON",
+        usage: "selfie-capture strings dump FILE",
+        options: [], positionals: ["FILE"], minPositionals: 1)
+
+    public static let stringsFormat = CommandSpec(
+        name: "strings format",
+        summary: "print a localized, formatted text",
+        usage: "selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]",
+        options: [
+            OptionSpec("--locale", .text("TAG"), help: "language, e.g. pl or fr_CA"),
+            OptionSpec("--strings", .text("DIR"), repeatable: true, help: "override folder of xx.lproj string files (repeatable)"),
+        ], positionals: ["KEY", "ARG..."], minPositionals: 1)
+
+    public static let stringsLint = CommandSpec(
+        name: "strings lint",
+        summary: "check string folders against the base language",
+        usage: "selfie-capture strings lint DIR... [--base en] [--format text|json]",
+        options: [
+            OptionSpec("--base", .text("LANG"), help: "base language the others are checked against (default en)"),
+            OptionSpec("--format", .choice(["text", "json"]), help: "report format (default text)"),
+        ], positionals: ["DIR..."], minPositionals: 1)
+
+    public static let strings = CommandSpec(
+        name: "strings",
+        summary: "work with .strings and .stringsdict files (dump, format, lint)",
+        usage: "selfie-capture strings dump|format|lint ...",
+        options: [])
+
+    /// Top-level commands, in help order.
+    public static let all: [CommandSpec] = [capture, analyze, devices, strings]
+    public static let stringsSubcommands: [CommandSpec] = [stringsDump, stringsFormat, stringsLint]
+
+    /// Options accepted before any command (the capture options, since capture is the default).
+    static let topLevel = CommandSpec(
+        name: "selfie-capture", summary: "", usage: "",
+        options: [OptionSpec("--version", .flag, help: "print the version")] + capture.options)
+}

@@ -1,0 +1,110 @@
+/// Process exit codes (DESIGN.md "Exit codes"; values from BSD sysexits.h where one fits).
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    /// A capture was recorded, or a non-capture command succeeded.
+    case ok = 0
+    /// Command-line usage error (EX_USAGE).
+    case usage = 64
+    /// Bad data: a malformed string file or video file (EX_DATAERR).
+    case dataError = 65
+    /// An input (file, device) does not exist (EX_NOINPUT).
+    case noInput = 66
+    /// Camera unavailable or busy, or a feature not available yet (EX_UNAVAILABLE).
+    case unavailable = 69
+    /// The output folder or a file in it cannot be created (EX_CANTCREAT).
+    case cannotCreate = 73
+    /// Timed out, or the source ended before the capture completed (EX_TEMPFAIL).
+    case timedOut = 75
+    /// Camera permission denied (EX_NOPERM).
+    case permissionDenied = 77
+    /// Cancelled by the user (Ctrl-C or q): 128 + SIGINT, as shells report it.
+    case cancelled = 130
+}
+
+/// Every error the command line reports. `ErrorReport` maps each to its message and exit code:
+/// that mapping is the only place either is decided.
+public enum AppError: Error, Equatable, Sendable {
+    /// An option this command does not know; `suggestion` is the closest known option.
+    case unknownOption(String, suggestion: String?)
+    /// A subcommand that does not exist; `suggestion` is the closest known one.
+    case unknownCommand(String, suggestion: String?)
+    /// An option that needs a value was given none.
+    case missingValue(option: String, expects: String)
+    /// An option's value is not one it accepts.
+    case invalidValue(option: String, value: String, expects: String)
+    /// A required positional argument is missing.
+    case missingArgument(command: String, name: String)
+    /// More positional arguments than the command takes.
+    case unexpectedArgument(String)
+    /// A command that a later release fills in.
+    case notImplemented(String)
+    /// An input file or device does not exist.
+    case inputMissing(path: String)
+    /// Malformed input data; `message` is already positioned (`file:line:col: error: …`).
+    case badData(String)
+    /// The output location cannot be written.
+    case cannotCreateOutput(path: String, reason: String)
+    /// The camera is busy or unavailable.
+    case cameraUnavailable(String)
+    /// Camera access was denied.
+    case cameraPermissionDenied(path: String)
+    /// The timeout ran out or the source ended first.
+    case timedOut(String)
+    /// The user cancelled.
+    case cancelled
+}
+
+/// The single mapping from `AppError` to what the user reads on stderr and the exit code.
+public enum ErrorReport {
+    /// Program name used as the message prefix.
+    public static let program = "selfie-capture"
+
+    /// The exit code for `error`.
+    public static func exitCode(for error: AppError) -> ExitCode {
+        switch error {
+        case .unknownOption, .unknownCommand, .missingValue, .invalidValue, .missingArgument, .unexpectedArgument:
+            return .usage
+        case .notImplemented, .cameraUnavailable: return .unavailable
+        case .inputMissing: return .noInput
+        case .badData: return .dataError
+        case .cannotCreateOutput: return .cannotCreate
+        case .cameraPermissionDenied: return .permissionDenied
+        case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
+        }
+    }
+
+    /// The one-line (or few-line) message for `error`, prefixed with the program name.
+    public static func message(for error: AppError) -> String {
+        let p = program
+        switch error {
+        case .unknownOption(let o, let s):
+            return "\(p): unknown option '\(o)'" + (s.map { "; did you mean '\($0)'?" } ?? "") + "\nTry '\(p) --help'."
+        case .unknownCommand(let c, let s):
+            return "\(p): unknown command '\(c)'" + (s.map { "; did you mean '\($0)'?" } ?? "") + "\nTry '\(p) --help'."
+        case .missingValue(let o, let e):
+            return "\(p): option '\(o)' needs a value: \(e)"
+        case .invalidValue(let o, let v, let e):
+            return "\(p): invalid value '\(v)' for '\(o)': expected \(e)"
+        case .missingArgument(let c, let n):
+            return "\(p): '\(c)' needs \(n)\nTry '\(p) \(c) --help'."
+        case .unexpectedArgument(let a):
+            return "\(p): unexpected argument '\(a)'"
+        case .notImplemented(let what):
+            return "\(p): \(what) is not implemented yet"
+        case .inputMissing(let path):
+            return "\(p): no such file or device: \(path)"
+        case .badData(let m):
+            return m
+        case .cannotCreateOutput(let path, let reason):
+            return "\(p): cannot create output '\(path)': \(reason)"
+        case .cameraUnavailable(let m):
+            return "\(p): \(m)"
+        case .cameraPermissionDenied(let path):
+            return "\(p): permission denied for \(path): add your user to the 'video' group (sudo usermod -aG video $USER), then log in again"
+        case .timedOut(let m):
+            return "\(p): \(m)"
+        case .cancelled:
+            return "\(p): cancelled"
+        }
+    }
+}

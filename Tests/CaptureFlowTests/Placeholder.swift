@@ -1,0 +1,1 @@
+// CaptureFlow tests land with the capture-flow issue.
