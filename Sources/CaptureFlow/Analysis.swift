@@ -1,0 +1,94 @@
+// Shared vocabulary between FaceAnalysis (which measures), the guidance rules (which judge) and
+// the state machine (which drives the flow). Pure values: no C, no clock, no I/O.
+
+/// A rectangle in pixels of some image (x, y = top-left corner).
+public struct Rect: Sendable, Equatable, Codable {
+    public var x: Double
+    public var y: Double
+    public var w: Double
+    public var h: Double
+    public init(x: Double, y: Double, w: Double, h: Double) { self.x = x; self.y = y; self.w = w; self.h = h }
+    public var centerX: Double { x + w / 2 }
+    public var centerY: Double { y + h / 2 }
+    /// Intersection over union with `other`, in 0...1 (0 when either is empty).
+    public func iou(_ other: Rect) -> Double {
+        let ix = max(0, min(x + w, other.x + other.w) - max(x, other.x))
+        let iy = max(0, min(y + h, other.y + other.h) - max(y, other.y))
+        let inter = ix * iy
+        let union = w * h + other.w * other.h - inter
+        return union > 0 ? inter / union : 0
+    }
+}
+
+/// A point in pixels.
+public struct Point: Sendable, Equatable, Codable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+/// One detected face, in **raw (unmirrored) source-frame pixels**.
+public struct DetectedFace: Sendable, Equatable {
+    /// The detector's bounding box (dlib HOG: roughly eyebrows to chin, cheek to cheek).
+    public var box: Rect
+    /// Detector confidence (dlib SVM margin).
+    public var score: Double
+    /// 68 landmarks in the iBUG 300-W order, or empty when not computed.
+    public var landmarks: [Point]
+    /// Head pose in degrees, when landmarks were available. Yaw: positive when the face turns
+    /// towards the raw frame's right; pitch: positive when the chin goes up; roll: positive
+    /// counter-clockwise in the raw, unmirrored frame (as in shared/media ground truth).
+    public var yaw: Double?
+    public var pitch: Double?
+    public var roll: Double?
+    public init(box: Rect, score: Double = 0, landmarks: [Point] = [], yaw: Double? = nil, pitch: Double? = nil, roll: Double? = nil) {
+        self.box = box; self.score = score; self.landmarks = landmarks; self.yaw = yaw; self.pitch = pitch; self.roll = roll
+    }
+}
+
+/// Everything analysis measured on one frame. Produced by FaceAnalysis, consumed by the
+/// guidance rules and the state machine (`Event.frameAnalyzed`).
+public struct FrameAnalysis: Sendable, Equatable {
+    /// Index of the analysed frame in its source (0-based).
+    public var frameIndex: Int
+    /// Frame timestamp in milliseconds from the source's start.
+    public var timestampMs: Int
+    /// Source frame size in pixels.
+    public var frameWidth: Int
+    public var frameHeight: Int
+    /// Faces found, most confident first.
+    public var faces: [DetectedFace]
+    /// Mean luma (0...255) of the face region of the first face, or of the whole frame if none.
+    public var brightness: Double
+    /// Fraction (0...1) of the face region's pixels at or above 250 luma (clipped highlights).
+    public var clippedFraction: Double
+    /// Size-normalised sharpness (variance of the Laplacian on the face region); higher is sharper.
+    public var sharpness: Double
+    /// Whether both eyes look open (eye aspect ratio), nil when unknown.
+    public var eyesOpen: Bool?
+    public init(frameIndex: Int, timestampMs: Int, frameWidth: Int, frameHeight: Int, faces: [DetectedFace],
+                brightness: Double, clippedFraction: Double = 0, sharpness: Double, eyesOpen: Bool? = nil) {
+        self.frameIndex = frameIndex; self.timestampMs = timestampMs
+        self.frameWidth = frameWidth; self.frameHeight = frameHeight; self.faces = faces
+        self.brightness = brightness; self.clippedFraction = clippedFraction; self.sharpness = sharpness
+        self.eyesOpen = eyesOpen
+    }
+}
+
+/// The one hint shown to the user at a time. Raw values are stable identifiers used in events
+/// and the analysis log; the string key is `selfie_capture_hint_<snake_case>` (see `stringKey`).
+/// Directions are in the user's **mirrored** view (shared/media README: a face in the raw
+/// frame's left part is shown on the right and the user is told `moveLeft`).
+public enum Hint: String, Sendable, CaseIterable, Codable {
+    case noFace, multipleFaces, getCloser, getFurther, moveLeft, moveRight, moveUp, moveDown
+    case turnHeadLess, levelHead, tooDark, tooBright, tooBlurry, openEyes, holdStill
+
+    /// The localization key, e.g. `selfie_capture_hint_get_closer`.
+    public var stringKey: String {
+        var snake = ""
+        for ch in rawValue {
+            if ch.isUppercase { snake += "_" + ch.lowercased() } else { snake.append(ch) }
+        }
+        return "selfie_capture_hint_" + snake
+    }
+}
