@@ -1,0 +1,49 @@
+// The guidance vocabulary of the Mobai SDK, exactly (constraints V1 and V2), and the result of
+// judging one analysed frame. The rules that produce it live with the guidance code.
+
+/// Face status, Mobai constraints V1 (landmark-based). Directions are in the **mirrored**
+/// preview the user sees.
+public enum FaceStatus: String, Sendable, CaseIterable, Codable {
+    case TooFarAway, TooFarUp, TooFarDown, TooFarLeft, TooFarRight, TooClose, NotFound, TooManyFaces, ValidFace
+}
+
+/// Mobai constraints V2: distance (bounding-box based).
+public enum FaceDistance: String, Sendable, CaseIterable, Codable {
+    case TOO_FAR_AWAY, TOO_CLOSE, VALID_FACE_POSE, NOT_FOUND
+}
+
+/// Mobai constraints V2: position entries (several at once where several apply; just
+/// VALID_FACE_POSE or NOT_FOUND when those apply).
+public enum FacePosition: String, Sendable, CaseIterable, Codable {
+    case TOO_FAR_UP, TOO_FAR_LEFT, TOO_FAR_DOWN, TOO_FAR_RIGHT, VALID_FACE_POSE, NOT_FOUND
+}
+
+/// Mobai constraints V2: pose entries.
+public enum FacePose: String, Sendable, CaseIterable, Codable {
+    case YAW_EXCESSIVE_FACE_ROTATION, ROLL_EXCESSIVE_FACE_ROTATION, PITCH_EXCESSIVE_FACE_ROTATION, VALID_FACE_POSE, NOT_FOUND
+}
+
+/// The judgement of one analysed frame: what the state machine consumes (`frameGuided`).
+public struct GuidanceResult: Sendable, Equatable {
+    public var frameIndex: Int
+    public var timestampMs: Int
+    /// V1 status.
+    public var status: FaceStatus
+    /// V2 lists.
+    public var distance: FaceDistance
+    public var positions: [FacePosition]
+    public var poses: [FacePose]
+    /// The single hint to show (already debounced: changed only after persisting ≥ 200 ms).
+    public var hint: Hint
+    /// True when exactly one face passes every constraint (geometry, pose, light, blur, eyes).
+    public var isValid: Bool
+    /// True when valid and the face has been still (centre moves < 3 % of frame width, size < 5 %):
+    /// what the countdown waits for.
+    public var isStill: Bool
+    public init(frameIndex: Int, timestampMs: Int, status: FaceStatus, distance: FaceDistance,
+                positions: [FacePosition], poses: [FacePose], hint: Hint, isValid: Bool, isStill: Bool) {
+        self.frameIndex = frameIndex; self.timestampMs = timestampMs; self.status = status
+        self.distance = distance; self.positions = positions; self.poses = poses; self.hint = hint
+        self.isValid = isValid; self.isStill = isStill
+    }
+}
