@@ -181,25 +181,34 @@ public final class Y4MSource: FrameSource {
     private var delivered = 0
     private var countedTruncation = false
 
+    private let ownsFD: Bool
+
     /// Opens `path` (`-` for stdin).
     /// - Throws: `MediaError.fileMissing`/`.unreadable`; `.malformed` on a bad header or an
     ///   unsupported chroma (only 8-bit 420jpeg/420paldv/420mpeg2/420/422/444/mono).
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
         if path == "-" {
-            fd = STDIN_FILENO
-        } else {
-            fd = Glibc.open(path, O_RDONLY)
-            guard fd >= 0 else {
-                let e = errno
-                if e == ENOENT || e == ENOTDIR { throw MediaError.fileMissing(path: path) }
-                throw MediaError.unreadable(path: path, errno: e)
-            }
+            try self.init(fileDescriptor: STDIN_FILENO, name: "stdin", ownsDescriptor: false)
+            return
         }
-        let name = path == "-" ? "stdin" : path
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { throw MediaError.fileMissing(path: path) }
+            throw MediaError.unreadable(path: path, errno: e)
+        }
+        try self.init(fileDescriptor: fd, name: path, ownsDescriptor: true)
+    }
+
+    /// Reads a y4m stream from an open descriptor (a pipe, stdin); closes it on `close()` when
+    /// `ownsDescriptor`.
+    public init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) throws {
+        fd = fileDescriptor
+        ownsFD = ownsDescriptor
         do {
             parser = try Y4MParser(stream: ByteStream(read: InputFile.reader(fd: fd)))
         } catch {
-            if path != "-" { Glibc.close(fd) }
+            if ownsDescriptor { Glibc.close(fileDescriptor) }
             throw MediaError.malformed(path: name, reason: "not a readable y4m stream (\(error))")
         }
         header = parser.header
@@ -230,7 +239,7 @@ public final class Y4MSource: FrameSource {
     }
 
     public func close() {
-        if fd > STDIN_FILENO { Glibc.close(fd) }
+        if ownsFD && fd >= 0 { Glibc.close(fd) }
         fd = -1
     }
     deinit { close() }
