@@ -11,6 +11,11 @@ public struct FaceAnalyzerConfig: Sendable, Equatable {
     /// Landmarks (and hence pose and eyes) are computed for at most this many faces, most
     /// confident first (guidance only needs the main face; more faces → TooManyFaces anyway).
     public var maxLandmarkFaces: Int = 2
+    /// Above this |roll| (degrees; the previous frame's or the first estimate), landmarks are
+    /// predicted again on a crop turned upright by that roll. dlib's shape predictor starts from an
+    /// upright mean shape and sometimes fails on faces rolled ~35° (seen on shared/media `rolled`:
+    /// 7 of 114 frames off by 5–26°); upright, it does not.
+    public var uprightRefineRoll: Double = 10
     public init() {}
 }
 
@@ -22,6 +27,13 @@ public final class FaceAnalyzer {
     /// nil: no landmarks yet (model still loading) → no pose, eyes unknown.
     public var landmarks: LandmarkPredicting?
     public var config: FaceAnalyzerConfig
+    /// The first face of the previous frame (box, roll), to seed the roll of the next.
+    private var last: (box: Rect, roll: Double?)?
+
+    private func previousRoll(near box: Rect) -> Double? {
+        guard let last, last.box.iou(box) > 0.3 else { return nil }
+        return last.roll
+    }
 
     /// - Parameters:
     ///   - detector: the detection backend, e.g. `try DlibHOGDetector()`.
@@ -49,13 +61,28 @@ public final class FaceAnalyzer {
         for (k, d) in detections.enumerated() {
             var face = DetectedFace(box: d.box, score: d.score)
             if k < config.maxLandmarkFaces, let lm = landmarks {
-                face.landmarks = try lm.landmarks(gray: gray, box: d.box)
-                if let pose = HeadPose.estimate(face.landmarks) {
+                let seed = k == 0 ? previousRoll(near: d.box) : nil
+                var points = try lm.landmarks(gray: gray, box: d.box)
+                var pose = HeadPose.estimate(points)
+                let turn = seed.flatMap { abs($0) > config.uprightRefineRoll ? $0 : nil }
+                    ?? pose.flatMap { abs($0.roll) > config.uprightRefineRoll ? $0.roll : nil }
+                if let turn {
+                    let side = Int((max(d.box.w, d.box.h) * 1.6).rounded())
+                    let c = Point(x: d.box.centerX, y: d.box.centerY)
+                    let (crop, map) = GrayResample.uprightCrop(gray, center: c, rollDeg: turn, size: side)
+                    let o = (Double(side) - d.box.w) / 2, p = (Double(side) - d.box.h) / 2
+                    let upright = try lm.landmarks(gray: crop, box: Rect(x: o, y: p, w: d.box.w, h: d.box.h))
+                    points = upright.map(map)
+                    pose = HeadPose.estimate(points)
+                }
+                face.landmarks = points
+                if let pose {
                     face.yaw = pose.yaw; face.pitch = pose.pitch; face.roll = pose.roll
                 }
             }
             faces.append(face)
         }
+        last = faces.first.map { ($0.box, $0.roll) }
         let region = faces.first?.box
         let (mean, clipped) = FaceQuality.luma(gray, region: region)
         let sharp = region.map { FaceQuality.sharpness(gray, region: $0) } ?? 0

@@ -1,4 +1,7 @@
 import CaptureFlow
+#if canImport(Glibc)
+import Glibc
+#endif
 import Media
 
 /// Crops and shrinks 8-bit gray images for detection. Kept deliberately simple (one pass over the
@@ -59,5 +62,46 @@ public enum GrayResample {
             }
         }
         return (Image(width: ow, height: oh, layout: .gray, pixels: out), Double(ow) / Double(sw), Double(oh) / Double(sh))
+    }
+}
+
+extension GrayResample {
+    /// A `size`×`size` crop of `image` centred on `center`, turned so that content rolled by
+    /// `rollDeg` (counter-clockwise as seen) comes out upright; bilinear, 0 outside the image.
+    /// `map` takes a point of the crop back to source pixels.
+    public static func uprightCrop(_ image: Image, center: Point, rollDeg: Double, size: Int)
+        -> (image: Image, map: @Sendable (Point) -> Point) {
+        precondition(image.layout == .gray, "uprightCrop needs a gray image")
+        let t = rollDeg * Double.pi / 180
+        let c = cos(t), s = sin(t)
+        let half = Double(size) / 2
+        let cx = center.x, cy = center.y
+        var out = [UInt8](repeating: 0, count: size * size)
+        let w = image.width, h = image.height
+        image.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for v in 0..<size {
+                    let dv = Double(v) + 0.5 - half
+                    for u in 0..<size {
+                        let du = Double(u) + 0.5 - half
+                        // Counter-clockwise (as seen, y down) rotation of (du, dv) by the roll.
+                        let x = cx + du * c + dv * s - 0.5
+                        let y = cy - du * s + dv * c - 0.5
+                        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+                        guard x0 >= 0, y0 >= 0, x0 + 1 < w, y0 + 1 < h else { continue }
+                        let fx = x - Double(x0), fy = y - Double(y0)
+                        let i = y0 * w + x0
+                        let top = Double(src[i]) * (1 - fx) + Double(src[i + 1]) * fx
+                        let bot = Double(src[i + w]) * (1 - fx) + Double(src[i + w + 1]) * fx
+                        dst[v * size + u] = UInt8(max(0, min(255, (top * (1 - fy) + bot * fy).rounded())))
+                    }
+                }
+            }
+        }
+        let map: @Sendable (Point) -> Point = { p in
+            let du = p.x - half, dv = p.y - half
+            return Point(x: cx + du * c + dv * s, y: cy - du * s + dv * c)
+        }
+        return (Image(width: size, height: size, layout: .gray, pixels: out), map)
     }
 }
