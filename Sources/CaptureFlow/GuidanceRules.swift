@@ -30,10 +30,12 @@ public struct GuidanceConfig: Sendable, Equatable {
     public var minBrightness: Double = 60
     /// Fraction of the face region at luma ≥ 250 above which it is too bright (largely clipped).
     public var maxClippedFraction: Double = 0.25
-    /// Sharpness (`FrameAnalysis.sharpness`, variance of the Laplacian on the 64×64 face) below
-    /// which the face is too blurry. Measured: shared/media faces (MJPEG q6, sharp) 150–600; a
-    /// 5×5 box blur of them gives < 40 (see FaceAnalysisTests). 60 sits between the two.
-    public var minSharpness: Double = 60
+    /// Sharpness (`FrameAnalysis.sharpness`, variance of the Laplacian on the face resampled to
+    /// 64×64) below which the face is too blurry. Measured: shared/media faces (MJPEG q6) 850–1300,
+    /// the astronaut photo's 95-px face 1170, the same blurred with a 5×5 box 105 (FaceAnalysisTests
+    /// `QualityTests`). 150 sits above the blurred face and far below sharp ones. The figure scales
+    /// with contrast² (a 25 % dimmed face gives ~1/16), which is why light is judged first.
+    public var minSharpness: Double = 150
     /// Require open eyes (`FrameAnalysis.eyesOpen == false` blocks; nil = unknown does not).
     public var requireEyesOpen: Bool = true
     /// A new hint replaces the shown one only after persisting this long (issue #5: 200 ms).
