@@ -2,6 +2,8 @@
 /// handler here; a command without one answers "not implemented yet" (exit 69).
 public enum CommandRegistry {
     public static var handlers: [String: CommandHandler] {
-        [:]
+        [
+            "analyze": AnalyzeCommand.handler,
+        ]
     }
 }
