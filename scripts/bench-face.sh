@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Face analysis speed (issue #5): median time per 640x480 frame of ../shared/media/long.avi on one
+# Face analysis speed (issue #5): median CPU time (the thread's CPU clock, so that other load on
+# a shared machine does not count) per 640x480 frame of ../shared/media/long.avi on one
 # core (taskset -c 0), for
 #   ours      `selfie-capture analyze` (release): tracking ROI, ~320-px search with full-resolution
 #             fallback, 68 landmarks, head pose, light/sharpness/eyes — the time of
@@ -33,24 +34,25 @@ if [ ! -x "$work/dlib_hog_fullframe" ] || [ "$src" -nt "$work/dlib_hog_fullframe
 fi
 read -r dlib dlib_n dlib_faces < <("${pin[@]}" "$work/dlib_hog_fullframe" $W $H < "$work/long.gray")
 
-# OpenCV LBP
+# OpenCV LBP (Debian's python3-opencv lives in the system python, not in a pyenv/venv one)
 opencv=""
-if ! python3 -c 'import cv2' 2>/dev/null || ! ls /usr/share/opencv4/lbpcascades/*.xml >/dev/null 2>&1; then
+py=/usr/bin/python3; [ -x "$py" ] || py=python3
+if ! "$py" -c 'import cv2' 2>/dev/null || ! ls /usr/share/opencv4/lbpcascades/*.xml >/dev/null 2>&1; then
     echo "bench-face: installing python3-opencv opencv-data (apt-get) for the LBP anchor"
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-opencv opencv-data >/dev/null 2>&1 \
         || echo "bench-face: could not install them (not root?); OpenCV anchor skipped"
 fi
 cascade=/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml
 [ -f "$cascade" ] || cascade=/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml
-if python3 -c 'import cv2' 2>/dev/null && [ -f "$cascade" ]; then
-    read -r opencv cv_n cv_faces < <("${pin[@]}" python3 scripts/bench-face/opencv_lbp.py $W $H "$cascade" < "$work/long.gray")
+if "$py" -c 'import cv2' 2>/dev/null && [ -f "$cascade" ]; then
+    read -r opencv cv_n cv_faces < <("${pin[@]}" "$py" scripts/bench-face/opencv_lbp.py $W $H "$cascade" < "$work/long.gray")
 fi
 
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 echo "frames: long.avi, ${dlib_n} frames of ${W}x${H}, one core"
-echo "ours   (analyze: detect+landmarks+pose+quality)  median ${ours} ms/frame   $(sed -n 's/^analyze: \([0-9]*\) frames.*/\1 frames/p' "$work/ours.txt")"
-echo "dlib   (HOG, full frame, detection only)         median ${dlib} ms/frame   ${dlib_faces} detections"
-[ -n "$opencv" ] && echo "opencv (LBP $(basename "$cascade"), 1 thread)  median ${opencv} ms/frame   ${cv_faces} detections"
+echo "ours   (analyze: detect+landmarks+pose+quality)  median ${ours} ms/frame CPU   $(sed -n 's/^analyze: \([0-9]*\) frames.*/\1 frames/p' "$work/ours.txt")"
+echo "dlib   (HOG, full frame, detection only)         median ${dlib} ms/frame CPU   ${dlib_faces} detections"
+[ -n "$opencv" ] && echo "opencv (LBP $(basename "$cascade"), 1 thread)  median ${opencv} ms/frame CPU   ${cv_faces} detections"
 echo "ratio ours/dlib-full-frame: $(ratio "$ours" "$dlib")"
 [ -n "$opencv" ] && echo "ratio ours/opencv-lbp:      $(ratio "$ours" "$opencv")"
 python3 -c "import sys; sys.exit(0 if $ours <= 5 else 1)" && echo "goal median <= 5 ms: met" || echo "goal median <= 5 ms: NOT met"

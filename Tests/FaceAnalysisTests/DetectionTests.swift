@@ -78,7 +78,7 @@ func squares(_ rects: [(Int, Int, Int)], width: Int = 640, height: Int = 480) ->
         #expect(found.map(\.box) == [Rect(x: 300, y: 200, w: 100, h: 100)])
     }
 
-    /// Next frame: the ROI around the last face is searched first, shrunk so the face is ~120 px;
+    /// Next frame: the ROI around the last face is searched first, shrunk so the face is ~100 px;
     /// every 5th frame the whole frame is searched too, so a second face entering is found.
     @Test func tracksInTheROIAndRescans() throws {
         let finder = SquareFinder()
