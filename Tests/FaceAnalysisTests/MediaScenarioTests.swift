@@ -22,6 +22,10 @@ import TestSupport
         var confusion: [String: [String: Int]] = [:]
         var darkHint = 0, frames = 0
         var brightnessSum = 0.0
+        /// Debounced hints shown at some point.
+        var shownHints: Set<String> = []
+        /// Longest run of consecutive valid frames, in ms.
+        var longestValidMs = 0
     }
 
     static func run(_ name: String) throws -> Stats {
@@ -33,6 +37,7 @@ import TestSupport
         var guidance = Guidance()
         var s = Stats()
         let intrinsic = truth.photo_face.intrinsic_roll_deg
+        var validSince: Int?
         for (i, frame) in frames.enumerated() where i < truth.frames.count {
             let tf = truth.frames[i]
             let tMs = Int((tf.t * 1000).rounded())
@@ -41,6 +46,14 @@ import TestSupport
             s.frames += 1
             s.brightnessSum += a.brightness
             if g.hint == .tooDark { s.darkHint += 1 }
+            s.shownHints.insert(g.hint == .holdStill ? "valid" : g.hint.rawValue)
+            if g.isValid {
+                let since = validSince ?? tMs
+                validSince = since
+                s.longestValidMs = max(s.longestValidMs, tMs - since + 1000 / truth.fps)
+            } else {
+                validSince = nil
+            }
             if tf.count == 1, let t = tf.faces.first {
                 let tb = Rect(x: t.x, y: t.y, w: t.w, h: t.h)
                 s.n1 += 1
@@ -115,6 +128,15 @@ import TestSupport
         // generic model is off by a few degrees per person), so single frames graze 10°: 90 % here.
         if s.uprightCount > 0 { #expect(Double(s.uprightWithin) >= 0.9 * Double(s.uprightCount), "\(name): upright yaw/pitch") }
         #expect(Double(s.agree) >= 0.9 * Double(s.stableFrames), "\(name): FaceStatus agreement \(s.agree)/\(s.stableFrames)")
+        // expect.hints_include / hints_exclude (README: labels the app must / must never show;
+        // `valid` is our holdStill) and expect.records: a correct app records, which needs a
+        // valid run of ≥ 4 s (3-s countdown + 1 s recording); a clip that must not record has none.
+        let truthExpect = try MediaSupport.truth(name).expect
+        for h in truthExpect.hints_include { #expect(s.shownHints.contains(h), "\(name): hint \(h) never shown (shown: \(s.shownHints.sorted()))") }
+        for h in truthExpect.hints_exclude { #expect(!s.shownHints.contains(h), "\(name): hint \(h) shown") }
+        print("[\(name)]   hints shown \(s.shownHints.sorted()); longest valid run \(s.longestValidMs) ms")
+        if truthExpect.records { #expect(s.longestValidMs >= 4000, "\(name): longest valid run \(s.longestValidMs) ms") }
+        else { #expect(s.longestValidMs < 4000, "\(name): valid for \(s.longestValidMs) ms but must not record") }
         if name == "dark" {
             #expect(Double(s.darkHint) >= 0.9 * Double(s.frames), "dark: tooDark hint on \(s.darkHint)/\(s.frames)")
         } else {

@@ -16,6 +16,12 @@ struct ScenarioTruth: Decodable {
         var accept: [String]
     }
     struct PhotoFace: Decodable { var intrinsic_roll_deg: Double }
+    struct Expect: Decodable {
+        var records: Bool
+        var hints_include: [String]
+        var hints_exclude: [String]
+    }
+    var expect: Expect
     var scenario: String
     var fps: Int
     var width: Int
