@@ -466,3 +466,52 @@ public final class V4L2CameraSource: FrameSource {
 
     deinit { close() }
 }
+
+extension V4L2Devices {
+    /// The text `selfie-capture devices` prints for `list` (one block per node; sizes with their
+    /// frame rates; formats by FourCC). With no nodes: a single line saying so and suggesting
+    /// `--source demo`.
+    public static func report(_ list: [Result<CameraDescription, CameraError>]) -> String {
+        guard !list.isEmpty else {
+            return "No V4L2 video devices found (no /dev/video* nodes).\nUse --source demo, or a video file (--source FILE.avi|FILE.mjpeg|FILE.y4m).\n"
+        }
+        var out = ""
+        for item in list {
+            switch item {
+            case .failure(let e):
+                switch e {
+                case .permissionDenied(let p):
+                    out += "\(p): permission denied (add your user to the 'video' group: sudo usermod -aG video $USER, then log in again)\n"
+                case .busy(let p): out += "\(p): in use by another program\n"
+                case .notFound(let p): out += "\(p): no such device\n"
+                case .unsupported(let p, let r): out += "\(p): \(r)\n"
+                case .disconnected(let p): out += "\(p): disconnected\n"
+                case .timeout(let p, _): out += "\(p): no response\n"
+                case .system(let p, let err): out += "\(p): \(err)\n"
+                }
+            case .success(let d):
+                guard d.isCaptureDevice else {
+                    out += "\(d.path): \(d.card) (\(d.driver)): not a video capture node (e.g. metadata)\n"
+                    continue
+                }
+                out += "\(d.path): \(d.card) (driver \(d.driver)\(d.busInfo.isEmpty ? "" : ", \(d.busInfo)"))\n"
+                if d.formats.isEmpty { out += "  no formats\n" }
+                for f in d.formats {
+                    out += "  \(f.fourcc)  \(f.description)\(f.emulated ? " (emulated by libv4l2)" : "")\n"
+                    for s in f.sizes {
+                        let rates = s.fps.map { $0 == $0.rounded() ? String(Int($0)) : String(format1($0)) }.joined(separator: ", ")
+                        let name = s.size.description
+                        out += "    " + name + String(repeating: " ", count: max(1, 11 - name.count)) + (rates.isEmpty ? "\n" : "\(rates) fps\n")
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    static func format1(_ v: Double) -> String {
+        let t = Int((v * 100).rounded())
+        return "\(t / 100).\(String(format2(t % 100)))"
+    }
+    static func format2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+}

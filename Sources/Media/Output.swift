@@ -159,13 +159,16 @@ public struct FrameCollectionOptions: Sendable, Equatable {
 /// Without payload optimisation a frame is saved as its source JPEG when it has one, else encoded
 /// at `fullQuality` (90). With payload optimisation it is cropped to the face box grown by
 /// `payloadMargin` (25 % of the box width/height on each side, clamped to the frame: keeps hair,
-/// chin and ears, which face matchers use) and encoded at `payloadQuality` (80). On the shared
-/// 640×480 clips with a 240 px face this makes files about 3–4× smaller (see the test
-/// `payloadOptimizationShrinks`). Without a face box the whole frame is kept at `payloadQuality`.
+/// chin and ears, which face matchers use), scaled down (area) so its longer side is at most
+/// `payloadMaxSide` (320 px: the face stays ≥ 200 px tall, far above dlib's 80 px minimum) and
+/// encoded at `payloadQuality` (75). Without a face box the whole frame gets the same scaling and
+/// quality. Size saved: see the test `payloadOnSharedClip` (approach.avi frame 80, a 240 px face
+/// in a 640×480 frame stored by ffmpeg at -q:v 6): 15.6 KB source JPEG, 24.8 KB at q90 → 12.8 KB.
 public final class FrameCollector {
     public static let fullQuality = 90
-    public static let payloadQuality = 80
+    public static let payloadQuality = 75
     public static let payloadMargin = 0.25
+    public static let payloadMaxSide = 320
 
     /// A kept frame.
     public struct Collected: Sendable, Equatable {
@@ -226,10 +229,15 @@ public final class FrameCollector {
             if let j = frame.jpeg { return (j, nil) }
             return (try JPEGCodec.encode(frame.rgb, quality: fullQuality), nil)
         }
+        func shrink(_ i: Image) -> Image {
+            let side = max(i.width, i.height)
+            guard side > payloadMaxSide else { return i }
+            return Scale.area(i, width: max(1, i.width * payloadMaxSide / side), height: max(1, i.height * payloadMaxSide / side))
+        }
         if let b = faceBox, let r = payloadCrop(faceBox: b, frameWidth: frame.width, frameHeight: frame.height),
            let img = Scale.crop(frame.rgb, x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height)) {
-            return (try JPEGCodec.encode(img, quality: payloadQuality), r)
+            return (try JPEGCodec.encode(shrink(img), quality: payloadQuality), r)
         }
-        return (try JPEGCodec.encode(frame.rgb, quality: payloadQuality), nil)
+        return (try JPEGCodec.encode(shrink(frame.rgb), quality: payloadQuality), nil)
     }
 }

@@ -116,35 +116,18 @@ public enum AnalyzeCommand {
         throw MediaError.demoPhotoMissing
     }
 
-    /// Media, camera and model errors as `AppError` (exit codes per DESIGN.md).
+    /// Media, camera and model errors as `AppError` (exit codes per DESIGN.md); media and camera
+    /// errors through the shared `AppError.media` mapping.
     static func appError(_ error: Error, source: String) -> AppError {
-        switch error {
-        case let e as AppError: return e
-        case let e as MediaError:
-            switch e {
-            case .fileMissing(let path), .unreadable(let path, _): return .inputMissing(path: path)
-            case .malformed(let path, let reason): return .badData("\(ErrorReport.program): \(path): \(reason)")
-            case .unsupportedSource(let s):
-                return .invalidValue(option: "--source", value: s, expects: "/dev/videoN, a .avi, .mjpeg or .y4m file, - or demo")
-            case .demoPhotoMissing: return .inputMissing(path: "Resources/demo/astronaut.png (run make setup)")
-            case .sourceEnded(let m): return .timedOut(m)
-            case .cannotCreateOutput(let path, let reason): return .cannotCreateOutput(path: path, reason: reason)
-            case .writeFailed(let path, let err): return .cannotCreateOutput(path: path, reason: String(cString: strerror(err)))
-            }
-        case let e as CameraError:
-            switch e {
-            case .notFound(let path): return .inputMissing(path: path)
-            case .permissionDenied(let path): return .cameraPermissionDenied(path: path)
-            default: return .cameraUnavailable("\(source): \(e)")
-            }
-        case let e as FaceModelError:
+        if let e = error as? AppError { return e }
+        if let e = AppError.media(error) { return e }
+        if let e = error as? FaceModelError {
             switch e {
             case .modelLoad(let path, _): return .inputMissing(path: path + " (install libdlib-data)")
             default: return .badData("\(ErrorReport.program): face analysis: \(e)")
             }
-        default:
-            return .badData("\(ErrorReport.program): \(source): \(error)")
         }
+        return .badData("\(ErrorReport.program): \(source): \(error)")
     }
 }
 
