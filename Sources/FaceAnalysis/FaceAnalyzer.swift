@@ -45,6 +45,9 @@ public final class FaceAnalyzer {
         self.config = config
     }
 
+    /// Forgets the track and the previous roll (e.g. when a looping source restarts).
+    public func reset() { detector.reset(); last = nil }
+
     /// Analyses one frame.
     /// - Parameters:
     ///   - gray: the source frame as 8-bit gray (`Image.layout == .gray`), any size.
