@@ -3,6 +3,7 @@
 public enum CommandRegistry {
     public static var handlers: [String: CommandHandler] {
         [
+            "analyze": AnalyzeCommand.handler,
             "devices": DevicesCommand.handler,
         ]
     }
