@@ -296,10 +296,10 @@ public enum StringsParser {
         func runawayQuote(from start: Int) -> Int? {
             var k = start + 1
             var candidate: Int?
-            while k + 2 < i {
+            while k < i {
                 let b = buf[k]
                 if b == 0x0A || b == 0x0D { return candidate }
-                if b == 0xE2 && buf[k + 1] == 0x80 && (buf[k + 2] == 0x9D || buf[k + 2] == 0x9C) { candidate = k }
+                if b == 0xE2 && k + 2 < i && buf[k + 1] == 0x80 && (buf[k + 2] == 0x9D || buf[k + 2] == 0x9C) { candidate = k }
                 k += 1
             }
             return nil
