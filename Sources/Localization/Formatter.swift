@@ -69,9 +69,9 @@ public enum TextFormatter {
                 guard index >= 1, index <= args.count else { throw FormatError.missingArgument(index: index) }
                 out += try convert(s, args[index - 1], index: index)
             case .variable(let name, let position, _):
-                let index: Int
-                if let p = position { index = p } else { index = next; next += 1 }
                 guard let entry, let v = entry.variables[name] else { throw FormatError.undefinedVariable(name) }
+                let index: Int
+                if let p = position { index = p } else { index = StringsdictModel.argumentIndex(of: v, position: nil, sequential: next); next += 1 }
                 guard depth < StringsdictModel.maxDepth else { throw FormatError.tooDeep }
                 guard index >= 1, index <= args.count else { throw FormatError.missingArgument(index: index) }
                 let arg = args[index - 1]

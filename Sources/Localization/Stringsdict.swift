@@ -112,6 +112,10 @@ public enum StringsdictModel {
         var variables: [String: PluralVariable] = [:]
         for (name, v) in fields where name != formatKey {
             let path = "\(key)/\(name)"
+            if name.hasPrefix("NSString") {
+                warn(path, "'\(name)' is not supported (only NSStringPluralRuleType variables); ignored")
+                continue
+            }
             guard case .dict(let vf) = v else { err(path, "variable must be a dict, found \(v.typeName)"); continue }
             guard let spec = v[specKey]?.stringValue else { err(path, "missing \(specKey) (expected NSStringPluralRuleType)"); continue }
             guard spec == "NSStringPluralRuleType" else {
@@ -192,8 +196,9 @@ public enum StringsdictModel {
                 switch t {
                 case .specifier(let s):
                     record(index, s.type, "\(path) '\(s.text)'")
-                case .variable(let name, _, _):
+                case .variable(let name, let position, _):
                     guard let v = entry.variables[name] else { continue }
+                    let index = argumentIndex(of: v, position: position, sequential: index)
                     if let vt = v.valueType {
                         if vt.type == .string { conflicts.append("variable '\(name)' has value type '\(vt.text.dropFirst())', which is not a number") }
                         record(index, vt.type, "\(name)/\(valueKey)")
@@ -208,6 +213,25 @@ public enum StringsdictModel {
         }
         walk(entry.format, first: 1, where: formatKey, depth: 0)
         return (types.mapValues(\.0), conflicts)
+    }
+}
+
+extension StringsdictModel {
+    /// The argument a variable counts: its explicit position; else, when its variants use
+    /// positioned specifiers of its value type that all name one argument, that argument
+    /// (R.swift#716: `%#@value@` with variants `%1$@ … %2$d`); else the next argument in order.
+    public static func argumentIndex(of v: PluralVariable, position: Int?, sequential: Int) -> Int {
+        if let position { return position }
+        let wanted = v.valueType?.type ?? .int
+        var found: Int?
+        for text in v.variants.values {
+            for t in FormatString.tokenize(text) {
+                guard case .specifier(let s) = t, let p = s.position, s.type == wanted else { continue }
+                if let f = found, f != p { return sequential }
+                found = p
+            }
+        }
+        return found ?? sequential
     }
 }
 
