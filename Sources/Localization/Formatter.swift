@@ -15,19 +15,29 @@ public enum FormatError: Error, Equatable, Sendable {
 /// Formats texts with typed arguments. Numbers are written by Foundation's `String(format:)` with
 /// a one-specifier format built here from a validated specifier and an argument of the matching
 /// type, so a translated format never reaches C varargs. An `int` argument is accepted for a
-/// `double` specifier (widened); every other mismatch throws. Output uses `.` as the decimal
-/// separator (the C locale, as Apple's `String(format:)` without a locale does).
+/// `double` specifier (widened); every other mismatch throws. Integers are written without
+/// grouping (as printf does); a `%f`-like conversion uses the locale's decimal separator when
+/// it is `,` (CLDR, through Foundation's `Locale`: `fr` → `2,5`), else `.` (as Apple's
+/// `localizedStringWithFormat` does for Latin digits).
 public enum TextFormatter {
-    /// `format` (a `.strings` value) with `args`.
+    /// `format` (a `.strings` value) with `args`; `locale` chooses the decimal separator
+    /// (nil: `.`).
     /// - Throws: `FormatError`.
-    public static func format(_ format: String, _ args: [FormatArgument]) throws -> String {
-        try render(FormatString.tokenize(format), args, first: 1, entry: nil, locale: "en", depth: 0)
+    public static func format(_ format: String, _ args: [FormatArgument], locale: String? = nil) throws -> String {
+        try render(FormatString.tokenize(format), args, first: 1, entry: nil, locale: locale ?? "en", depth: 0,
+                   decimalSeparator: locale.map(decimalSeparator(for:)) ?? ".")
+    }
+
+    /// `,` when CLDR's decimal symbol for `locale` is a comma, else `.`.
+    public static func decimalSeparator(for locale: String) -> String {
+        Locale(identifier: locale).decimalSeparator == "," ? "," : "."
     }
 
     /// A `.stringsdict` entry with `args`, choosing plural variants for `locale`.
     /// - Throws: `FormatError`.
     public static func format(_ entry: StringsdictEntry, _ args: [FormatArgument], locale: String) throws -> String {
-        try render(FormatString.tokenize(entry.format), args, first: 1, entry: entry, locale: locale, depth: 0)
+        try render(FormatString.tokenize(entry.format), args, first: 1, entry: entry, locale: locale, depth: 0,
+                   decimalSeparator: decimalSeparator(for: locale))
     }
 
     /// The variant Apple's rules pick for `number`: an explicit `zero` wins for 0 in every language
@@ -56,7 +66,7 @@ public enum TextFormatter {
     }
 
     static func render(_ tokens: [FormatToken], _ args: [FormatArgument], first: Int, entry: StringsdictEntry?,
-                       locale: String, depth: Int) throws -> String {
+                       locale: String, depth: Int, decimalSeparator: String) throws -> String {
         var out = ""
         var next = first
         for t in tokens {
@@ -67,7 +77,7 @@ public enum TextFormatter {
                 let index: Int
                 if let p = s.position { index = p } else { index = next; next += 1 }
                 guard index >= 1, index <= args.count else { throw FormatError.missingArgument(index: index) }
-                out += try convert(s, args[index - 1], index: index)
+                out += try convert(s, args[index - 1], index: index, decimalSeparator: decimalSeparator)
             case .variable(let name, let position, _):
                 guard let entry, let v = entry.variables[name] else { throw FormatError.undefinedVariable(name) }
                 let index: Int
@@ -78,14 +88,15 @@ public enum TextFormatter {
                 guard let (_, text) = variant(of: v, for: arg, locale: locale) else {
                     throw FormatError.typeMismatch(index: index, expected: v.valueType?.type ?? .int, got: FormatArgumentType(arg))
                 }
-                out += try render(FormatString.tokenize(text), args, first: index, entry: entry, locale: locale, depth: depth + 1)
+                out += try render(FormatString.tokenize(text), args, first: index, entry: entry, locale: locale, depth: depth + 1,
+                                  decimalSeparator: decimalSeparator)
             }
         }
         return out
     }
 
     /// One conversion of one typed argument.
-    static func convert(_ s: FormatSpecifier, _ arg: FormatArgument, index: Int) throws -> String {
+    static func convert(_ s: FormatSpecifier, _ arg: FormatArgument, index: Int, decimalSeparator: String = ".") throws -> String {
         let cFlags = s.flags.filter { $0 != "'" }
         let width = s.width.map(String.init) ?? ""
         let precision = s.precision.map { ".\($0)" } ?? ""
@@ -100,9 +111,11 @@ public enum TextFormatter {
             }
             return String(format: "%" + cFlags + width + precision + "ll" + conv, Int64(n))
         case (.double, .double(let d)):
-            return String(format: "%" + cFlags + width + precision + String(s.conversion), d)
+            let text = String(format: "%" + cFlags + width + precision + String(s.conversion), d)
+            return decimalSeparator == "." ? text : text.replacingOccurrences(of: ".", with: decimalSeparator)
         case (.double, .int(let n)):
-            return String(format: "%" + cFlags + width + precision + String(s.conversion), Double(n))
+            let text = String(format: "%" + cFlags + width + precision + String(s.conversion), Double(n))
+            return decimalSeparator == "." ? text : text.replacingOccurrences(of: ".", with: decimalSeparator)
         case (.string, .string(let str)):
             var text = str
             if let p = s.precision, text.count > p { text = String(text.prefix(p)) }

@@ -165,10 +165,10 @@ public struct Localizer: Localizing, Sendable {
                 switch t {
                 case .plain(let s):
                     if firstRaw == nil { firstRaw = s }
-                    return try TextFormatter.format(s, args)
+                    return try TextFormatter.format(s, args, locale: lang)
                 case .plural(let e):
                     if firstRaw == nil { firstRaw = e.format }
-                    return try TextFormatter.format(e, args, locale: lang == chain.first ? locale : lang)
+                    return try TextFormatter.format(e, args, locale: lang)
                 }
             } catch {
                 continue

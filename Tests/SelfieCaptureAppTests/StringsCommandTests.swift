@@ -64,6 +64,7 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
         (["--locale", "fr_CA", "selfie_capture_countdown", "3"], "Enregistrement dans 3 secondes\n"),
         (["--locale", "en", "selfie_capture_result_frames", "0"], "No frames recorded\n"),
         (["--locale", "en", "selfie_capture_result_duration", "2.46"], "Duration: 2.5 s\n"),
+        (["--locale", "fr", "selfie_capture_result_duration", "2.46"], "Durée\u{A0}: 2,5 s\n"),
         (["--locale", "fr", "selfie_capture_result_saved", "/tmp/out"], "Enregistré dans /tmp/out\n"),
         (["--locale", "de", "selfie_capture_start"], "Start\n"),
     ])
