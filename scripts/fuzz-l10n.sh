@@ -16,6 +16,10 @@ SECONDS_MAX=${FUZZ_SECONDS:-900}
 WORK=$(mktemp -d /tmp/fuzz-l10n.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
+# A snapshot of the sources, so edits during the run do not disturb the build.
+mkdir -p "$WORK/src"
+cp Sources/Localization/*.swift Fuzz/*.swift "$WORK/src/"
+
 # The shim as a module Swift can import, and its object file.
 mkdir -p "$WORK/include"
 cp Sources/CICUPlural/include/CICUPlural.h "$WORK/include/"
@@ -24,7 +28,7 @@ clang -O1 -g -fsanitize=address,fuzzer-no-link -I Sources/CICUPlural/include -c 
 
 build() { # name entry-file
     swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name "Fuzz$1" \
-        -I "$WORK/include" Sources/Localization/*.swift "$2" "$WORK/shim.o" \
+        -I "$WORK/include" $(ls "$WORK"/src/*.swift | grep -v "/Fuzz") "$WORK/src/$2" "$WORK/shim.o" \
         -licui18n -licuuc -licudata -o "$WORK/fuzz-$1" > "$WORK/build-$1.log" 2>&1 || {
         grep -v "Cannot export local symbol" "$WORK/build-$1.log" | tail -30; echo "fuzz-l10n: build of $1 FAILED"; exit 1; }
 }
@@ -49,8 +53,8 @@ run() { # name seeds
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Done" "$WORK/$name.log" | sed "s/^/  $name: /"
 }
 
-build strings Fuzz/FuzzStrings.swift
-build stringsdict Fuzz/FuzzStringsdict.swift
+build strings FuzzStrings.swift
+build stringsdict FuzzStringsdict.swift
 run strings "$(seed strings '*.strings')"
 run stringsdict "$(seed stringsdict '*.stringsdict')"
 echo "fuzz-l10n: OK"

@@ -42,6 +42,7 @@ public struct StringsTable: Sendable, Equatable {
 ///   code unit; a high+low surrogate pair combines, a lone surrogate is an error); any other
 ///   `\x` gives `x` (so a backslash-newline keeps the newline).
 ///   Octal values ≥ 0o200 are taken as Latin-1 (CF maps them through NeXTSTEP; a documented gap).
+/// - The pairs may be enclosed in `{ … }` (an old-style plist dictionary), nothing after `}`.
 /// - A file whose first non-blank character is `<` is read as an XML property list whose root is
 ///   a dictionary of strings (`XMLPlist`); a `bplist00` file is rejected (`binaryPlist`).
 public enum StringsParser {
@@ -254,8 +255,21 @@ public enum StringsParser {
             var table = StringsTable()
             table.values.reserveCapacity(buf.count / 40)
             let n = buf.count
+            // An old-style plist dictionary `{ key = value; … }` is accepted too (CF reads it).
+            try skipTrivia()
+            var braced = false
+            if i < n && buf[i] == UInt8(ascii: "{") { braced = true; i += 1 }
             while true {
                 try skipTrivia()
+                if braced {
+                    guard i < n else { throw error(.expected("'}' to close the dictionary", found: "end of file"), at: i) }
+                    if buf[i] == UInt8(ascii: "}") {
+                        i += 1
+                        try skipTrivia()
+                        if i < n { throw error(.expected("end of file after '}'", found: found(at: i)), at: i) }
+                        break
+                    }
+                }
                 if i >= n { break }
                 let keyStart = i
                 if buf[i] == UInt8(ascii: ";") {

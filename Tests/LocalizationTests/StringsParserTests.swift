@@ -134,6 +134,13 @@ private func failure(_ text: String) -> StringsFileError? { failure(Array(text.u
         #expect(failure("\"a\" = \"1\";\n\u{FEFF}\"b\" = \"2\";")?.description == "T.strings:2:1: error: expected a key (a quoted string or an unquoted word), found '\u{FEFF}' (U+FEFF)")
     }
 
+    /// An old-style plist dictionary in braces is accepted; content after `}` is an error.
+    @Test func bracedDictionary() throws {
+        #expect(try table("/* c */ {\n  a = b;\n  \"c\" = \"d\";\n}\n") == ["a": "b", "c": "d"])
+        #expect(failure("{ a = b; } x")?.description == "T.strings:1:12: error: expected end of file after '}', found 'x'")
+        #expect(failure("{ a = b;")?.reason == .expected("'}' to close the dictionary", found: "end of file"))
+    }
+
     /// `.strings` in XML-plist form is accepted (Apple accepts it too).
     @Test func xmlStrings() throws {
         let xml = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>a</key><string>x &amp; y</string></dict></plist>"
