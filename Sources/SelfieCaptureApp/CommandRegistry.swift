@@ -5,6 +5,9 @@ public enum CommandRegistry {
         [
             "analyze": AnalyzeCommand.handler,
             "devices": DevicesCommand.handler,
+            "strings dump": { try StringsCommands.dump($0, $1) },
+            "strings format": { try StringsCommands.format($0, $1) },
+            "strings lint": { try StringsCommands.lint($0, $1) },
         ]
     }
 }
