@@ -1,1 +1,0 @@
-// CaptureFlow tests land with the capture-flow issue.
