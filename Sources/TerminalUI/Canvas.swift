@@ -180,6 +180,12 @@ public struct Canvas: Equatable, Sendable {
 
     public var size: Size { Size(cols: width, rows: height) }
 
+    /// Replaces all cells at once (same count; ignored otherwise).
+    public mutating func replaceCells(_ new: [Cell]) {
+        guard new.count == cells.count else { return }
+        cells = new
+    }
+
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * width + x] }
         set { cells[y * width + x] = newValue }

@@ -43,10 +43,14 @@ public enum ColorQuantizer {
         return best
     }
 
-    /// Direct-colour number `0xRRGGBB`. Numbers below 8 are ANSI indexes in `xterm-direct`'s
-    /// `setaf`, so near-black values are raised to `0x000008`.
+    /// Direct-colour number `0xRRGGBB` with 6 bits per channel (the low 2 bits cleared, then
+    /// rounded): camera noise of a level or two then leaves a cell's colour, its pair and so
+    /// its bytes unchanged, which keeps a frame within the byte budget (scripts/bench-ui.sh).
+    /// Numbers below 8 are ANSI indexes in `xterm-direct`'s `setaf`, so near-black values are
+    /// raised to `0x000008`.
     public static func direct(_ c: RGB) -> Int {
-        let v = Int(c.r) << 16 | Int(c.g) << 8 | Int(c.b)
+        @inline(__always) func q(_ x: UInt8) -> Int { min(252, (Int(x) + 2) & 0xFC) }
+        let v = q(c.r) << 16 | q(c.g) << 8 | q(c.b)
         return v < 8 ? 8 : v
     }
 

@@ -62,7 +62,11 @@ public final class CursesBackend: TerminalBackend {
     public let termType: String
     private let outFD: Int32
     private let inFD: Int32
+    /// What the terminal shows now (the last cell sent at each position).
     private var previous: Canvas?
+    /// Largest per-channel difference (0...255) under which an RGB colour counts as unchanged, so
+    /// camera noise does not resend a preview cell; 0 disables it. Default 6.
+    public var colorTolerance = 6
     private var pairCache: [PairKey: Int32] = [:]
     private var nextPair: Int32 = 1
     private let maxPair: Int32
@@ -208,13 +212,20 @@ public final class CursesBackend: TerminalBackend {
         let canvas = screen.canvas
         var full = previous == nil || previous?.width != canvas.width || previous?.height != canvas.height
         if full { werase(cnc_stdscr()) }
+        var shown = canvas.cells
         var attempt = 0
         outer: while attempt < 2 {
             attempt += 1
             for y in 0..<canvas.height {
                 for x in 0..<canvas.width {
                     let cell = canvas[x, y]
-                    if !full, let prev = previous, prev[x, y] == cell { continue }
+                    if !full, let prev = previous {
+                        let old = prev[x, y]
+                        if old == cell || Self.similar(old, cell, tolerance: colorTolerance) {
+                            shown[y * canvas.width + x] = old
+                            continue
+                        }
+                    }
                     guard let ch = cell.text else { continue }
                     var p = pair(for: cell.style)
                     if p == nil {
@@ -236,8 +247,21 @@ public final class CursesBackend: TerminalBackend {
             }
             break
         }
-        previous = canvas
+        var sent = canvas
+        sent.replaceCells(shown)
+        previous = sent
         terminal.refresh()
+    }
+
+    /// Same glyph and attributes, and every RGB channel of both colours within `tolerance`.
+    static func similar(_ a: Cell, _ b: Cell, tolerance: Int) -> Bool {
+        guard tolerance > 0, a.text == b.text, a.style.attrs == b.style.attrs,
+              case .rgb(let af) = a.style.fg, case .rgb(let bf) = b.style.fg,
+              case .rgb(let ab) = a.style.bg, case .rgb(let bb) = b.style.bg else { return false }
+        @inline(__always) func near(_ p: RGB, _ q: RGB) -> Bool {
+            abs(Int(p.r) - Int(q.r)) <= tolerance && abs(Int(p.g) - Int(q.g)) <= tolerance && abs(Int(p.b) - Int(q.b)) <= tolerance
+        }
+        return near(af, bf) && near(ab, bb)
     }
 
     /// Reads one key or resize. Enter/Return → enter, Space → space, Esc → escape, Backspace/DEL

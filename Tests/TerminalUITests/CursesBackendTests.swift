@@ -142,7 +142,8 @@ final class PtyReader: @unchecked Sendable {
     @Test func ansiAndDirect() {
         #expect(ColorQuantizer.ansi(RGB(250, 10, 10)) == 9)
         #expect(ColorQuantizer.ansi(RGB(250, 10, 10), count: 8) == 1)
-        #expect(ColorQuantizer.direct(RGB(0x12, 0x34, 0x56)) == 0x123456)
+        #expect(ColorQuantizer.direct(RGB(0x12, 0x34, 0x56)) == 0x143458)
+        #expect(ColorQuantizer.direct(RGB(0xFF, 0x81, 0x80)) == 0xFC8080)
         #expect(ColorQuantizer.direct(RGB(0, 0, 3)) == 8)
     }
 
