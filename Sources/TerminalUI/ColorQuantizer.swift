@@ -49,7 +49,7 @@ public enum ColorQuantizer {
     /// Numbers below 8 are ANSI indexes in `xterm-direct`'s `setaf`, so near-black values are
     /// raised to `0x000008`.
     public static func direct(_ c: RGB) -> Int {
-        @inline(__always) func q(_ x: UInt8) -> Int { min(252, (Int(x) + 2) & 0xFC) }
+        @inline(__always) func q(_ x: UInt8) -> Int { min(252, (Int(x) + 2) & ~3) }
         let v = q(c.r) << 16 | q(c.g) << 8 | q(c.b)
         return v < 8 ? 8 : v
     }
