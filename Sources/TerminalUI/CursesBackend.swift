@@ -269,6 +269,27 @@ public final class CursesBackend: TerminalBackend {
     /// keys are skipped.
     public func readInput(timeoutMs: Int) -> InputEvent? {
         guard !ended else { return nil }
+        // The size is also checked directly (one ioctl): ncurses only turns SIGWINCH into
+        // KEY_RESIZE when it could install its handler, which a host process may have prevented.
+        var ws = winsize()
+        if ioctl(outFD, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0, ws.ws_col > 0 {
+            let now = size
+            if Int(ws.ws_row) != now.rows || Int(ws.ws_col) != now.cols {
+                _ = resizeterm(Int32(ws.ws_row), Int32(ws.ws_col))
+                previous = nil
+                // Drop the KEY_RESIZE ncurses may have queued for the same change.
+                wtimeout(cnc_stdscr(), 0)
+                var ch: wint_t = 0
+                let r = wget_wch(cnc_stdscr(), &ch)
+                let code = Int32(bitPattern: ch)
+                if r == KEY_CODE_YES, code != cnc_key_resize() {
+                    _ = ungetch(code)
+                } else if r == cnc_ok() {
+                    _ = unget_wch(wchar_t(bitPattern: ch))
+                }
+                return .resized(size)
+            }
+        }
         var wait = Int32(max(0, timeoutMs))
         while true {
             wtimeout(cnc_stdscr(), wait)

@@ -332,3 +332,26 @@ public enum Screens {
         return RenderedScreen(canvas: canvas, lines: [title] + body + [help], status: nil)
     }
 }
+
+extension ScreenView {
+    /// The view for the machine's current screen.
+    /// - Parameters:
+    ///   - image: the latest camera frame as RGB (nil before the first frame).
+    ///   - loading: the loading view's state (`TerminalLoadingView.state`); default from the machine's stage.
+    ///   - result: what the runtime saved (paths, counts); required for a meaningful result screen.
+    public static func from(_ m: CaptureStateMachine, image: PreviewImage?, mirrored: Bool = true,
+                            oval: OvalGeometry = .standard, loading: LoadingViewState? = nil,
+                            result: ResultViewState? = nil) -> ScreenView {
+        switch m.screen {
+        case .loading: return .loading(loading ?? LoadingViewState(stage: m.loadingStage))
+        case .instructions: return .instructions
+        case .cameraPermission: return .cameraPermission(pending: m.permissionRequestPending)
+        case .cameraPermissionDenied: return .cameraPermissionDenied(devicePath: m.deniedDevicePath ?? "/dev/video0")
+        case .capture: return .capture(CaptureViewState(machine: m, image: image, mirrored: mirrored, oval: oval))
+        case .result:
+            return .result(result ?? ResultViewState(savedPaths: [], durationSeconds: Double(m.recordingDurationMs) / 1000,
+                                                     frameCount: m.recordedFrameCount, collectedCount: m.collectedFrameCount))
+        case .failed: return .failed(m.failure ?? .timeout)
+        }
+    }
+}

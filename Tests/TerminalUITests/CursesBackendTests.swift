@@ -114,6 +114,27 @@ final class PtyReader: @unchecked Sendable {
         }
     }
 
+    /// SIGWINCH after a size change gives `.resized` with the new size, and the next frame is
+    /// painted in full at that size.
+    @Test func resizeIsReportedAndRepaintedInFull() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm-256color"], quietStderr: false)
+            defer { backend.end() }
+            let strings = StubStrings(locale: "en")
+            backend.draw(Screens.render(.instructions, context: RenderContext(size: backend.size, strings: strings, theme: .dark)))
+            _ = reader.take()
+            var ws = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(slave, UInt(TIOCSWINSZ), &ws)
+            raise(SIGWINCH)
+            #expect(backend.readInput(timeoutMs: 500) == .resized(Size(cols: 100, rows: 30)))
+            #expect(backend.size == Size(cols: 100, rows: 30))
+            backend.draw(Screens.render(.instructions, context: RenderContext(size: backend.size, strings: strings, theme: .dark)))
+            let out = String(decoding: reader.take(), as: UTF8.self)
+            #expect(out.contains("Record a short selfie video"), "the whole screen is sent again")
+        }
+    }
+
     @Test func directColourTerminal() throws {
         try withPty(cols: 80, rows: 24) { slave, reader in
             let backend = try CursesBackend(term: "xterm-direct", outputFD: slave, inputFD: slave,
