@@ -37,3 +37,22 @@ public enum PluralRules {
     /// The ICU version in use, e.g. "72.1".
     public static var icuVersion: String { String(cString: cicu_version()) }
 }
+
+extension PluralRules {
+    /// The categories whole-number arguments (`%d`, `%ld`, `%lld`) can reach in `locale`, found by
+    /// asking ICU for 0…1010 and the powers of ten up to 10⁹ (every CLDR 42 integer rule depends
+    /// only on `n % 100`, `n % 1000`, `n % 1000000` or small values, so this set is exhaustive).
+    /// E.g. `pl` → one, few, many (`other` is for fractions only; PL-04/PL-06).
+    public static func integerCategories(locale: String) -> Set<PluralCategory> {
+        var found = Set<PluralCategory>()
+        let all = categories(locale: locale)
+        var numbers = Array(0...1010).map(Double.init)
+        var p = 10_000.0
+        while p <= 1e9 { numbers.append(p); numbers.append(p + 1); p *= 10 }
+        for n in numbers {
+            found.insert(category(locale: locale, number: n))
+            if found == all { break }
+        }
+        return found
+    }
+}

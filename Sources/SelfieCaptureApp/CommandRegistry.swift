@@ -2,6 +2,10 @@
 /// handler here; a command without one answers "not implemented yet" (exit 69).
 public enum CommandRegistry {
     public static var handlers: [String: CommandHandler] {
-        [:]
+        [
+            "strings dump": { try StringsCommands.dump($0, $1) },
+            "strings format": { try StringsCommands.format($0, $1) },
+            "strings lint": { try StringsCommands.lint($0, $1) },
+        ]
     }
 }

@@ -1,0 +1,61 @@
+// Parser benchmark (built by scripts/bench-l10n.sh with `swiftc -O`, not a SwiftPM target):
+// parses every corpus file with our parsers and with Foundation's PropertyListSerialization in
+// the same run, and prints the time of each and the ratio (anchor: PropertyListSerialization).
+import Foundation
+
+@main
+struct L10nBench {
+    static func main() throws {
+        let args = CommandLine.arguments.dropFirst()
+        guard let dir = args.first else { print("usage: l10n-bench CORPUS_DIR [ROUNDS]"); return }
+        let rounds = args.dropFirst().first.flatMap(Int.init) ?? 20
+        var files: [(name: String, bytes: [UInt8], dict: Bool)] = []
+        let fm = FileManager.default
+        for case let rel as String in fm.enumerator(atPath: dir)! {
+            let isStrings = rel.hasSuffix(".strings"), isDict = rel.hasSuffix(".stringsdict")
+            guard isStrings || isDict, !rel.contains("BROKEN-") else { continue }
+            guard let d = fm.contents(atPath: dir + "/" + rel) else { continue }
+            let bytes = Array(d)
+            // Only files both parsers accept (skips binary plists and known-invalid files).
+            let ours: Bool = isDict ? ((try? XMLPlist.parse(bytes, file: rel)) != nil) : ((try? StringsParser.parse(bytes, file: rel)) != nil)
+            let theirs = (try? PropertyListSerialization.propertyList(from: d, options: [], format: nil)) != nil
+            if ours && theirs { files.append((rel, bytes, isDict)) }
+        }
+        let datas = files.map { Data($0.bytes) }
+        let totalBytes = files.reduce(0) { $0 + $1.bytes.count }
+        print("l10n-bench: \(files.count) files, \(totalBytes / 1024) KiB, \(rounds) rounds, best round of each")
+        let clock = ContinuousClock()
+        func best(_ body: () -> Int) -> (Duration, Int) {
+            var b = Duration.seconds(1_000_000)
+            var sink = 0
+            for _ in 0..<rounds {
+                let t0 = clock.now
+                sink &+= body()
+                b = min(b, clock.now - t0)
+            }
+            return (b, sink)
+        }
+        let (foundation, s1) = best {
+            var n = 0
+            for d in datas {
+                if let p = try? PropertyListSerialization.propertyList(from: d, options: [], format: nil) as? [String: Any] { n &+= p.count }
+            }
+            return n
+        }
+        let (ours, s2) = best {
+            var n = 0
+            for f in files {
+                if f.dict {
+                    if case .dict(let e)? = try? XMLPlist.parse(f.bytes, file: f.name) { n &+= e.count }
+                } else if let t = try? StringsParser.parse(f.bytes, file: f.name) {
+                    n &+= t.values.count
+                }
+            }
+            return n
+        }
+        func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+        print(String(format: "PropertyListSerialization (anchor): %8.2f ms  (%d entries)", ms(foundation), s1 / rounds))
+        print(String(format: "pure-Swift parsers:                 %8.2f ms  (%d entries)", ms(ours), s2 / rounds))
+        print(String(format: "ratio: ours is %.2fx faster than PropertyListSerialization (goal >= 2x)", ms(foundation) / ms(ours)))
+    }
+}

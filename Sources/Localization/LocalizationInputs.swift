@@ -1,0 +1,101 @@
+import Foundation
+
+/// Everything the localization engine reads from the outside world: environment variables, the
+/// executable's location and the file system. The only place that touches them; tests inject
+/// values instead.
+public struct LocalizationInputs: Sendable {
+    /// Environment variables (`LC_ALL`, `LC_MESSAGES`, `LANG`, `XDG_CONFIG_HOME`, `HOME`,
+    /// `SELFIE_CAPTURE_LOCALIZATIONS`).
+    public var environment: [String: String]
+    /// The real path of the running executable (symlinks resolved), if known.
+    public var executablePath: String?
+    /// Whether a directory exists at a path.
+    public var directoryExists: @Sendable (String) -> Bool
+    /// The names in a directory, or nil if it cannot be listed.
+    public var listDirectory: @Sendable (String) -> [String]?
+    /// A file's bytes, or nil if it does not exist or cannot be read.
+    public var readFile: @Sendable (String) -> [UInt8]?
+
+    public init(environment: [String: String], executablePath: String?,
+                directoryExists: @escaping @Sendable (String) -> Bool,
+                listDirectory: @escaping @Sendable (String) -> [String]?,
+                readFile: @escaping @Sendable (String) -> [UInt8]?) {
+        self.environment = environment; self.executablePath = executablePath
+        self.directoryExists = directoryExists; self.listDirectory = listDirectory; self.readFile = readFile
+    }
+
+    /// The real process: `ProcessInfo` environment, `/proc/self/exe`, `FileManager`.
+    public static func current() -> LocalizationInputs {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        return LocalizationInputs(
+            environment: ProcessInfo.processInfo.environment,
+            executablePath: exe,
+            directoryExists: { path in
+                var isDir: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+            },
+            listDirectory: { try? FileManager.default.contentsOfDirectory(atPath: $0) },
+            readFile: { path in FileManager.default.contents(atPath: path).map { Array($0) } })
+    }
+}
+
+/// Where the string tables are: the built-in folder and the override folders, lowest first.
+public struct LocalizationPaths: Sendable, Equatable {
+    /// The project's `Localizations/` folder, if found.
+    public var builtIn: String?
+    /// `$XDG_CONFIG_HOME/selfie-capture/Localizations` (or `~/.config/…`), then each `--strings DIR`.
+    public var overrides: [String]
+    /// All folders, lowest layer first.
+    public var layers: [String] { (builtIn.map { [$0] } ?? []) + overrides }
+
+    public init(builtIn: String?, overrides: [String]) { self.builtIn = builtIn; self.overrides = overrides }
+
+    /// Resolves the folders from the inputs.
+    ///
+    /// Built-in tables: `explicitBuiltIn`, else `$SELFIE_CAPTURE_LOCALIZATIONS`, else the first
+    /// folder holding `Localizations/en.lproj` walking up from the executable's directory (the
+    /// binary lives at `<root>/.build/<config>/selfie-capture`). Overrides: the XDG folder
+    /// (`$XDG_CONFIG_HOME`, or `$HOME/.config` per the XDG base-directory spec) when it exists,
+    /// then `stringsDirectories` in order.
+    public static func resolve(explicitBuiltIn: String? = nil, stringsDirectories: [String],
+                               inputs: LocalizationInputs) -> LocalizationPaths {
+        var builtIn: String?
+        if let e = explicitBuiltIn, !e.isEmpty {
+            builtIn = e
+        } else if let e = inputs.environment["SELFIE_CAPTURE_LOCALIZATIONS"], !e.isEmpty {
+            builtIn = e
+        } else if let exe = inputs.executablePath {
+            var dir = parent(of: exe)
+            while !dir.isEmpty {
+                let candidate = (dir == "/" ? "" : dir) + "/Localizations"
+                if inputs.directoryExists(candidate + "/en.lproj") { builtIn = candidate; break }
+                if dir == "/" { break }
+                dir = parent(of: dir)
+            }
+        }
+        var overrides: [String] = []
+        let configHome: String?
+        if let x = inputs.environment["XDG_CONFIG_HOME"], x.hasPrefix("/") {
+            configHome = x
+        } else if let home = inputs.environment["HOME"], !home.isEmpty {
+            configHome = home + "/.config"
+        } else {
+            configHome = nil
+        }
+        if let c = configHome {
+            let d = c + "/selfie-capture/Localizations"
+            if inputs.directoryExists(d) { overrides.append(d) }
+        }
+        overrides += stringsDirectories
+        return LocalizationPaths(builtIn: builtIn, overrides: overrides)
+    }
+
+    static func parent(of path: String) -> String {
+        var p = path
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "" }
+        let head = String(p[..<slash])
+        return head.isEmpty ? "/" : head
+    }
+}

@@ -1,0 +1,185 @@
+/// A localized text: a plain `.strings` value or a `.stringsdict` plural entry.
+public enum LocalizedText: Sendable, Equatable {
+    case plain(String)
+    case plural(StringsdictEntry)
+
+    /// The argument types it consumes (1-based index → type) and internal conflicts.
+    public var signature: (types: [Int: FormatArgumentType], conflicts: [String]) {
+        switch self {
+        case .plain(let s): return TextFormatter.signature(of: s)
+        case .plural(let e): return StringsdictModel.signature(of: e)
+        }
+    }
+}
+
+/// One folder's tables: language (as the `.lproj` name is spelled) → key → text.
+public struct StringsFolder: Sendable {
+    public var path: String
+    public var languages: [String: [String: LocalizedText]] = [:]
+    public var diagnostics: [Diagnostic] = []
+
+    /// Loads every `xx.lproj/Localizable.strings` and `Localizable.stringsdict` of `path`
+    /// (a missing folder is empty). A `.stringsdict` entry wins over a `.strings` value of the
+    /// same key, as in Apple's bundles. Parse errors become diagnostics; a file with a parse
+    /// error contributes nothing.
+    public static func load(_ path: String, inputs: LocalizationInputs, languages wanted: Set<String>? = nil) -> StringsFolder {
+        var folder = StringsFolder(path: path)
+        guard let names = inputs.listDirectory(path) else { return folder }
+        for name in names.sorted() where name.hasSuffix(".lproj") {
+            let lang = String(name.dropLast(6))
+            if let wanted, !wanted.contains(LocaleResolver.matchKey(lang)) { continue }
+            let dir = path + "/" + name
+            var table: [String: LocalizedText] = [:]
+            let stringsPath = dir + "/Localizable.strings"
+            if let bytes = inputs.readFile(stringsPath) {
+                do {
+                    let t = try StringsParser.parse(bytes, file: stringsPath)
+                    for (k, v) in t.values { table[k] = .plain(v) }
+                    for d in t.duplicates {
+                        folder.diagnostics.append(Diagnostic(.warning, file: stringsPath, line: d.line, column: d.column, keyPath: d.key,
+                                                             message: "duplicate key; this later value wins"))
+                    }
+                } catch let e as StringsFileError {
+                    folder.diagnostics.append(Diagnostic(e))
+                } catch {}
+            }
+            let dictPath = dir + "/Localizable.stringsdict"
+            if let bytes = inputs.readFile(dictPath) {
+                do {
+                    let t = try StringsdictModel.parse(bytes, file: dictPath)
+                    for (k, e) in t.entries { table[k] = .plural(e) }
+                    folder.diagnostics += t.diagnostics
+                } catch let e as StringsFileError {
+                    folder.diagnostics.append(Diagnostic(e))
+                } catch {}
+            }
+            folder.languages[lang, default: [:]].merge(table) { _, new in new }
+        }
+        return folder
+    }
+}
+
+/// The localization engine the app uses: layered string tables, a locale fallback chain,
+/// plural selection and typed formatting. Conforms to `Localizing`.
+///
+/// Layers (lowest first): the built-in `Localizations/`, `$XDG_CONFIG_HOME/selfie-capture/
+/// Localizations`, then each `--strings DIR`; each layer overrides the ones below per key.
+/// Lookup tries each language of `LocaleResolver.fallbackChain` (`fr_CA → fr → en`).
+/// A text whose specifiers (count or types) do not match the base language's (from the lowest
+/// layer that has the key in the base language) is rejected when loaded (FMT-01/02/10), with a
+/// diagnostic, and the next layer/language is used. `text(_:_:)` never crashes: a missing key
+/// returns the key; arguments that do not fit any candidate return the first candidate's raw text.
+public struct Localizer: Localizing, Sendable {
+    /// The resolved locale tag (`fr_CA`).
+    public let locale: String
+    /// The base language texts are checked against (`en`).
+    public let base: String
+    /// Languages tried in order.
+    public let chain: [String]
+    /// Problems found while loading (parse errors, rejected translations, structure).
+    public let diagnostics: [Diagnostic]
+    /// Merged tables per language of the chain (index-aligned with `chain`).
+    let tables: [[String: LocalizedText]]
+
+    /// Loads the tables of `folders` (lowest layer first) for `locale`.
+    /// - Parameters:
+    ///   - locale: a tag such as `fr_CA` or `pl` (see `LocaleResolver.resolve` to get it from the
+    ///     command line and environment).
+    ///   - folders: layer folders, each holding `xx.lproj/` (`LocalizationPaths.layers`).
+    ///   - base: the language the code's arguments follow (default `en`).
+    ///   - inputs: file-system access (`LocalizationInputs.current()` in the app).
+    public init(locale: String, folders: [String], base: String = "en", inputs: LocalizationInputs) {
+        let loc = LocaleResolver.normalize(locale) ?? base
+        self.locale = loc
+        self.base = base
+        let chain = LocaleResolver.fallbackChain(loc, base: base)
+        self.chain = chain
+        let wanted = Set(chain.map(LocaleResolver.matchKey))
+        let loaded = folders.map { StringsFolder.load($0, inputs: inputs, languages: wanted) }
+        var diags = loaded.flatMap(\.diagnostics)
+        func tableOf(_ f: StringsFolder, _ lang: String) -> [String: LocalizedText]? {
+            let key = LocaleResolver.matchKey(lang)
+            return f.languages.first { LocaleResolver.matchKey($0.key) == key }?.value
+        }
+        // Reference signatures: the lowest layer that has the key in the base language.
+        var reference: [String: [Int: FormatArgumentType]] = [:]
+        for f in loaded {
+            guard let t = tableOf(f, base) else { continue }
+            for (k, v) in t where reference[k] == nil {
+                let sig = v.signature
+                if sig.conflicts.isEmpty { reference[k] = sig.types }
+            }
+        }
+        var tables: [[String: LocalizedText]] = []
+        for lang in chain {
+            var merged: [String: LocalizedText] = [:]
+            for f in loaded {
+                guard let t = tableOf(f, lang) else { continue }
+                for (k, v) in t {
+                    if let problem = Localizer.mismatch(v, against: reference[k]) {
+                        diags.append(Diagnostic(.error, file: f.path + "/" + lang + ".lproj", keyPath: k,
+                                                message: problem + "; the text is ignored and a fallback is used"))
+                        continue
+                    }
+                    merged[k] = v
+                }
+            }
+            tables.append(merged)
+        }
+        self.tables = tables
+        self.diagnostics = diags
+    }
+
+    /// The app's standard setup: locale from `--locale` or the environment, built-in tables
+    /// found from the executable (or `builtInPath`/`$SELFIE_CAPTURE_LOCALIZATIONS`), the XDG
+    /// override folder, then `stringsDirectories`.
+    public static func standard(locale explicit: String?, stringsDirectories: [String] = [], builtInPath: String? = nil,
+                                inputs: LocalizationInputs = .current()) -> Localizer {
+        let loc = LocaleResolver.resolve(explicit: explicit, environment: inputs.environment)
+        let paths = LocalizationPaths.resolve(explicitBuiltIn: builtInPath, stringsDirectories: stringsDirectories, inputs: inputs)
+        return Localizer(locale: loc, folders: paths.layers, inputs: inputs)
+    }
+
+    /// Why `text` does not fit the base signature, or nil when it does (fewer arguments is fine).
+    static func mismatch(_ text: LocalizedText, against reference: [Int: FormatArgumentType]?) -> String? {
+        let sig = text.signature
+        if let c = sig.conflicts.first { return c }
+        guard let reference else { return nil }
+        for (index, type) in sig.types.sorted(by: { $0.key < $1.key }) {
+            guard let r = reference[index] else {
+                return "uses argument \(index) but the base text takes \(reference.count) argument(s)"
+            }
+            if r != type && !(r == .int && type == .double) {
+                return "argument \(index) is \(type.rawValue) but \(r.rawValue) in the base text"
+            }
+        }
+        return nil
+    }
+
+    /// The text for `key` in the first language of the chain that has it, formatted with `args`.
+    public func text(_ key: String, _ args: [FormatArgument]) -> String {
+        var firstRaw: String?
+        for (lang, table) in zip(chain, tables) {
+            guard let t = table[key] else { continue }
+            do {
+                switch t {
+                case .plain(let s):
+                    if firstRaw == nil { firstRaw = s }
+                    return try TextFormatter.format(s, args, locale: lang)
+                case .plural(let e):
+                    if firstRaw == nil { firstRaw = e.format }
+                    return try TextFormatter.format(e, args, locale: lang)
+                }
+            } catch {
+                continue
+            }
+        }
+        return firstRaw ?? key
+    }
+
+    /// The text stored for `key` in the first language of the chain that has it (unformatted).
+    public func lookup(_ key: String) -> (language: String, text: LocalizedText)? {
+        for (lang, table) in zip(chain, tables) { if let t = table[key] { return (lang, t) } }
+        return nil
+    }
+}

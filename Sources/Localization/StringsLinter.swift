@@ -1,0 +1,186 @@
+/// Checks folders of `xx.lproj/` string tables against a base language.
+///
+/// Reports (error = the text cannot be used as written; warning = it works but is suspect):
+/// - parse errors of `.strings`/`.stringsdict` files (error), duplicate keys (warning);
+/// - `.stringsdict` structure (errors/warnings from `StringsdictModel`);
+/// - keys missing from a translation (warning: the base text is shown) or absent from the base
+///   (warning: never used);
+/// - specifiers: a translation using an argument the base does not have, or with another type
+///   (error, FMT-01/02/10); using fewer arguments than the base (warning, FMT-07); a `%` that
+///   starts no specifier (warning, FMT-05); a specifier directly followed by letters, such as
+///   `100% daily` (warning suggesting `%%`, FMT-08/09);
+/// - plural categories: categories the language needs (per ICU; for whole-number value types only
+///   the ones integers reach, PL-06) that a variable lacks (warning, PL-02), and categories the
+///   language never uses (warning; `zero` is exempt since Apple uses it for 0 everywhere).
+public enum StringsLinter {
+    /// The result of a lint run.
+    public struct Report: Sendable {
+        public var diagnostics: [Diagnostic] = []
+        public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
+        public var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
+    }
+
+    struct Table {
+        var file: String
+        var texts: [String: LocalizedText] = [:]
+        /// Every key defined (including stringsdict entries rejected by the model).
+        var keys: [String] = []
+    }
+
+    /// Lints each folder of `directories` (each holding `xx.lproj/` folders; a path ending in
+    /// `.lproj` is linted alone). The base tables come from the same folder, else from the first
+    /// earlier folder that has them.
+    public static func lint(directories: [String], base: String = "en", inputs: LocalizationInputs) -> Report {
+        var report = Report()
+        var baseTables: [String: Table] = [:]   // table name → base table
+        for dir in directories {
+            var langs: [(lang: String, path: String)] = []
+            if dir.hasSuffix(".lproj") {
+                let name = LocalizationPaths.parent(of: dir) == "" ? dir : String(dir.split(separator: "/").last ?? "")
+                langs = [(String(name.dropLast(6)), dir)]
+            } else if let names = inputs.listDirectory(dir) {
+                langs = names.sorted().filter { $0.hasSuffix(".lproj") }.map { (String($0.dropLast(6)), dir + "/" + $0) }
+            } else {
+                report.diagnostics.append(Diagnostic(.error, file: dir, message: "cannot read the folder"))
+                continue
+            }
+            var perLang: [String: [String: Table]] = [:]
+            for (lang, path) in langs {
+                perLang[lang] = loadTables(path, inputs: inputs, into: &report)
+            }
+            if let b = perLang.first(where: { LocaleResolver.matchKey($0.key) == LocaleResolver.matchKey(base) })?.value {
+                for (name, t) in b where baseTables[name] == nil { baseTables[name] = t }
+            }
+            for (lang, tables) in perLang.sorted(by: { $0.key < $1.key }) {
+                let isBase = LocaleResolver.matchKey(lang) == LocaleResolver.matchKey(base)
+                for (name, table) in tables.sorted(by: { $0.key < $1.key }) {
+                    checkTexts(table, lang: lang, into: &report)
+                    guard !isBase, let bt = baseTables[name] else { continue }
+                    compare(table, against: bt, lang: lang, base: base, into: &report)
+                }
+            }
+        }
+        return report
+    }
+
+    /// Loads every `*.strings` / `*.stringsdict` of an `.lproj` folder, grouped by table name.
+    static func loadTables(_ path: String, inputs: LocalizationInputs, into report: inout Report) -> [String: Table] {
+        var tables: [String: Table] = [:]
+        let names = (inputs.listDirectory(path) ?? []).sorted()
+        for name in names where name.hasSuffix(".strings") {
+            let file = path + "/" + name
+            let tname = String(name.dropLast(8))
+            guard let bytes = inputs.readFile(file) else { continue }
+            do {
+                let t = try StringsParser.parse(bytes, file: file)
+                var table = tables[tname] ?? Table(file: file)
+                table.file = file
+                for k in t.order { table.texts[k] = .plain(t.values[k] ?? ""); table.keys.append(k) }
+                for d in t.duplicates {
+                    report.diagnostics.append(Diagnostic(.warning, file: file, line: d.line, column: d.column, keyPath: d.key,
+                                                         message: "duplicate key; this later value wins"))
+                }
+                tables[tname] = table
+            } catch let e as StringsFileError {
+                report.diagnostics.append(Diagnostic(e))
+            } catch {}
+        }
+        for name in names where name.hasSuffix(".stringsdict") {
+            let file = path + "/" + name
+            let tname = String(name.dropLast(12))
+            guard let bytes = inputs.readFile(file) else { continue }
+            do {
+                let t = try StringsdictModel.parse(bytes, file: file)
+                report.diagnostics += t.diagnostics
+                var table = tables[tname] ?? Table(file: file)
+                for k in t.order {
+                    if let e = t.entries[k] { table.texts[k] = .plural(e) } else { table.texts[k] = nil }
+                    if !table.keys.contains(k) { table.keys.append(k) }
+                }
+                tables[tname] = table
+            } catch let e as StringsFileError {
+                report.diagnostics.append(Diagnostic(e))
+            } catch {}
+        }
+        return tables
+    }
+
+    static func checkTexts(_ table: Table, lang: String, into report: inout Report) {
+        for key in table.keys {
+            guard let text = table.texts[key] else { continue }
+            var formats: [(String, String)] = []
+            switch text {
+            case .plain(let s): formats = [(key, s)]
+            case .plural(let e):
+                formats = [("\(key)/NSStringLocalizedFormatKey", e.format)]
+                for (name, v) in e.variables.sorted(by: { $0.key < $1.key }) {
+                    for c in PluralCategory.allCases { if let t = v.variants[c] { formats.append(("\(key)/\(name)/\(c.rawValue)", t)) } }
+                    checkCategories(v, key: key, lang: lang, file: table.file, into: &report)
+                }
+            }
+            for (path, f) in formats {
+                let tokens = FormatString.tokenize(f)
+                for (i, t) in tokens.enumerated() {
+                    switch t {
+                    case .invalid(let s):
+                        report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: path,
+                                                             message: "'\(s)' is not a format specifier and is printed as is; write '%%' for a percent sign"))
+                    case .specifier(let s) where s.flags.contains(" ") && s.position == nil:
+                        if i + 1 < tokens.count, case .literal(let next) = tokens[i + 1], next.first?.isLetter == true {
+                            report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: path,
+                                                                 message: "'\(s.text)\(next.prefix(while: \.isLetter))' reads as the specifier '\(s.text)' followed by a word; write '%%' for a percent sign"))
+                        }
+                    default: break
+                    }
+                }
+            }
+            let sig = text.signature
+            for c in sig.conflicts where { if case .plain = text { return true }; return false }() {
+                report.diagnostics.append(Diagnostic(.error, file: table.file, keyPath: key, message: c))
+            }
+        }
+    }
+
+    static func checkCategories(_ v: PluralVariable, key: String, lang: String, file: String, into report: inout Report) {
+        let all = PluralRules.categories(locale: lang)
+        let integer = (v.valueType?.type ?? .int) == .int
+        let needed = integer ? PluralRules.integerCategories(locale: lang) : all
+        let present = Set(v.variants.keys)
+        let missing = needed.subtracting(present).subtracting([.other]).sorted { $0.order < $1.order }
+        if !missing.isEmpty && present.contains(.other) {
+            report.diagnostics.append(Diagnostic(.warning, file: file, keyPath: "\(key)/\(v.name)",
+                                                 message: "missing plural categories for '\(lang)': \(missing.map(\.rawValue).joined(separator: ", ")) (the 'other' text is shown instead)"))
+        }
+        let unused = present.subtracting(all).subtracting([.zero, .other]).sorted { $0.order < $1.order }
+        if !unused.isEmpty {
+            report.diagnostics.append(Diagnostic(.warning, file: file, keyPath: "\(key)/\(v.name)",
+                                                 message: "plural categories never used by '\(lang)': \(unused.map(\.rawValue).joined(separator: ", "))"))
+        }
+    }
+
+    static func compare(_ table: Table, against base: Table, lang: String, base baseLang: String, into report: inout Report) {
+        let have = Set(table.keys)
+        let baseKeys = Set(base.keys)
+        for k in base.keys where !have.contains(k) {
+            report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: k, message: "missing key (present in '\(baseLang)'; its text is shown)"))
+        }
+        for k in table.keys where !baseKeys.contains(k) {
+            report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: k, message: "key not in '\(baseLang)' (never used)"))
+        }
+        for k in table.keys {
+            guard let t = table.texts[k], let b = base.texts[k] else { continue }
+            let bs = b.signature
+            guard bs.conflicts.isEmpty else { continue }
+            if let problem = Localizer.mismatch(t, against: bs.types) {
+                report.diagnostics.append(Diagnostic(.error, file: table.file, keyPath: k, message: problem + " (the '\(baseLang)' text is used instead)"))
+                continue
+            }
+            let used = Set(t.signature.types.keys)
+            let unused = Set(bs.types.keys).subtracting(used).sorted()
+            if !unused.isEmpty {
+                report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: k,
+                                                     message: "does not use argument(s) \(unused.map(String.init).joined(separator: ", ")) of the '\(baseLang)' text"))
+            }
+        }
+    }
+}

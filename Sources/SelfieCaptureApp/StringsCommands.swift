@@ -1,0 +1,138 @@
+import Foundation
+import Localization
+
+/// The `strings dump|format|lint` commands (DESIGN.md "Command line").
+public enum StringsCommands {
+    /// `strings dump FILE`: the parsed table as JSON on stdout (`.strings` → `{"key": "value"}` in
+    /// file order; `.stringsdict` or any XML plist → the plist as JSON, `<data>` as base64,
+    /// `<date>` as its text).
+    /// - Throws: `AppError.inputMissing` (exit 66), `AppError.badData` with
+    ///   `FILE:LINE:COL: error: …` (exit 65).
+    public static func dump(_ args: ParsedArguments, _ console: Console, inputs: LocalizationInputs = .current()) throws -> ExitCode {
+        guard let path = args.positionals.first?.text else { throw AppError.missingArgument(command: "strings dump", name: "FILE") }
+        guard let bytes = inputs.readFile(path) else { throw AppError.inputMissing(path: path) }
+        do {
+            let json: String
+            if path.hasSuffix(".stringsdict") || path.hasSuffix(".plist") {
+                json = JSONText.value(try XMLPlist.parse(bytes, file: path), indent: 0)
+            } else {
+                let t = try StringsParser.parse(bytes, file: path)
+                json = JSONText.value(.dict(t.order.map { ($0, .string(t.values[$0] ?? "")) }), indent: 0)
+                for d in t.duplicates {
+                    console.err("\(path):\(d.line):\(d.column): warning: duplicate key '\(d.key)'; the later value wins\n")
+                }
+            }
+            console.out(json + "\n")
+            return .ok
+        } catch let e as StringsFileError {
+            throw AppError.badData(e.description)
+        }
+    }
+
+    /// `strings format --locale TAG [--strings DIR]... KEY [ARG...]`: the localized text with
+    /// each ARG converted to the type its specifier wants (int for `%d`-like and plural
+    /// variables, double for `%f`-like, string for `%@ %s`).
+    /// - Throws: `AppError.invalidValue` (exit 64) for an ARG that is not a number where one is
+    ///   needed, `AppError.missingArgument` when too few ARGs are given.
+    public static func format(_ args: ParsedArguments, _ console: Console, inputs: LocalizationInputs = .current()) throws -> ExitCode {
+        guard let key = args.positionals.first?.text else { throw AppError.missingArgument(command: "strings format", name: "KEY") }
+        let localizer = Localizer.standard(locale: args.value("--locale"), stringsDirectories: args.all("--strings"), inputs: inputs)
+        for d in localizer.diagnostics where d.keyPath == key || d.keyPath?.hasPrefix(key + "/") == true || d.keyPath == nil {
+            console.err(d.description + "\n")
+        }
+        guard let (_, text) = localizer.lookup(key) else {
+            console.err("\(ErrorReport.program): warning: no text for '\(key)' in \(localizer.chain.joined(separator: ", ")); printing the key\n")
+            console.out(key + "\n")
+            return .ok
+        }
+        let types = text.signature.types
+        let raw = args.positionals.dropFirst().map(\.text)
+        var typed: [FormatArgument] = []
+        for (i, value) in raw.enumerated() {
+            switch types[i + 1] ?? .string {
+            case .int:
+                guard let n = Int(value) else { throw AppError.invalidValue(option: "ARG \(i + 1)", value: value, expects: "a whole number") }
+                typed.append(.int(n))
+            case .double:
+                guard let d = Double(value) else { throw AppError.invalidValue(option: "ARG \(i + 1)", value: value, expects: "a number") }
+                typed.append(.double(d))
+            case .string:
+                typed.append(.string(value))
+            }
+        }
+        if let needed = types.keys.max(), needed > raw.count {
+            throw AppError.missingArgument(command: "strings format",
+                                           name: "ARG \(raw.count + 1) (\(types[raw.count + 1]?.rawValue ?? "string")) for '\(key)'")
+        }
+        console.out(localizer.text(key, typed) + "\n")
+        return .ok
+    }
+
+    /// `strings lint DIR... [--base en] [--format text|json]`: see `StringsLinter`. Exit 65 when
+    /// any error is found, 0 with warnings only.
+    public static func lint(_ args: ParsedArguments, _ console: Console, inputs: LocalizationInputs = .current()) throws -> ExitCode {
+        let dirs = args.positionals.map(\.text)
+        for d in dirs where !inputs.directoryExists(d) { throw AppError.inputMissing(path: d) }
+        let report = StringsLinter.lint(directories: dirs, base: args.value("--base") ?? "en", inputs: inputs)
+        if args.value("--format") == "json" {
+            var items: [PlistValue] = []
+            for d in report.diagnostics {
+                var e: [(key: String, value: PlistValue)] = [("severity", .string(d.severity.rawValue)), ("file", .string(d.file))]
+                if let l = d.line { e.append(("line", .integer(l))) }
+                if let c = d.column { e.append(("column", .integer(c))) }
+                if let k = d.keyPath { e.append(("key", .string(k))) }
+                e.append(("message", .string(d.message)))
+                items.append(.dict(e))
+            }
+            let doc = PlistValue.dict([("errors", .integer(report.errorCount)), ("warnings", .integer(report.warningCount)),
+                                       ("diagnostics", .array(items))])
+            console.out(JSONText.value(doc, indent: 0) + "\n")
+        } else {
+            for d in report.diagnostics { console.out(d.description + "\n") }
+            console.out("\(report.errorCount) error(s), \(report.warningCount) warning(s)\n")
+        }
+        return report.errorCount > 0 ? .dataError : .ok
+    }
+}
+
+/// A small JSON writer that keeps dictionary order (Foundation's sorts or reorders keys).
+enum JSONText {
+    static func value(_ v: PlistValue, indent: Int) -> String {
+        let pad = String(repeating: "  ", count: indent + 1), end = String(repeating: "  ", count: indent)
+        switch v {
+        case .string(let s): return string(s)
+        case .integer(let i): return String(i)
+        case .real(let d): return d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(format: "%.1f", d) : "\(d)") : "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .date(let s): return string(s)
+        case .data(let d): return string(Data(d).base64EncodedString())
+        case .array(let a):
+            if a.isEmpty { return "[]" }
+            return "[\n" + a.map { pad + value($0, indent: indent + 1) }.joined(separator: ",\n") + "\n" + end + "]"
+        case .dict(let e):
+            if e.isEmpty { return "{}" }
+            return "{\n" + e.map { pad + string($0.key) + ": " + value($0.value, indent: indent + 1) }.joined(separator: ",\n") + "\n" + end + "}"
+        }
+    }
+
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 {
+                    let h = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import SelfieCaptureApp
+import TestSupport
+
+/// A fresh temporary folder with `files` (relative path → content).
+private func tempTree(_ files: [String: String]) throws -> String {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("strings-cli-\(UUID().uuidString)").path
+    for (rel, content) in files {
+        let path = root + "/" + rel
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try content.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    return root
+}
+
+private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: String) {
+    run(["strings"] + args, handlers: CommandRegistry.handlers)
+}
+
+@Suite struct StringsDumpTests {
+    @Test func dumpStringsAsJSON() throws {
+        let dir = try tempTree(["a.strings": "/* c */\n\"b\" = \"x\\ny\";\n\"a\" = \"é \\\"q\\\"\";\nkey;\n"])
+        let r = runStrings(["dump", dir + "/a.strings"])
+        #expect(r.code == 0)
+        #expect(r.out == "{\n  \"b\": \"x\\ny\",\n  \"a\": \"é \\\"q\\\"\",\n  \"key\": \"key\"\n}\n")
+    }
+
+    @Test func dumpStringsdictAsJSON() throws {
+        let dir = try tempTree(["p.stringsdict": "<plist><dict><key>k</key><dict><key>n</key><integer>3</integer><key>t</key><true/><key>a</key><array/></dict></dict></plist>"])
+        let r = runStrings(["dump", dir + "/p.stringsdict"])
+        #expect(r.code == 0)
+        #expect(r.out == "{\n  \"k\": {\n    \"n\": 3,\n    \"t\": true,\n    \"a\": []\n  }\n}\n")
+    }
+
+    /// Malformed → exit 65 with `FILE:LINE:COL: error:` on stderr and nothing on stdout.
+    @Test func malformedExits65() throws {
+        let dir = try tempTree(["bad.strings": "\"a\" = \"1\";\n\"b\" = \"2\"\n\"c\" = \"3\";\n"])
+        let r = runStrings(["dump", dir + "/bad.strings"])
+        #expect(r.code == 65)
+        #expect(r.err == "\(dir)/bad.strings:3:1: error: expected ';' after value, found '\"'\n")
+        #expect(r.out.isEmpty)
+    }
+
+    @Test func missingFileExits66() {
+        let r = runStrings(["dump", "/nonexistent/x.strings"])
+        #expect(r.code == 66)
+        #expect(r.err == "selfie-capture: no such file or device: /nonexistent/x.strings\n")
+    }
+
+    @Test(.enabled(if: TestSupport.shared("corpus/strings") != nil, "corpus absent"))
+    func corpusBrokenFile() throws {
+        let path = try #require(TestSupport.shared("corpus/strings/bitstadium__QuincyKit/client__iOS__Quincy.bundle__de.lproj__QuincyAlternate.BROKEN-macroman.strings"))
+        let r = runStrings(["dump", path])
+        #expect(r.code == 65)
+        #expect(r.err.hasPrefix(path + ":16:62: error: invalid UTF-8 at byte offset 468"))
+    }
+}
+
+@Suite struct StringsFormatTests {
+    /// The built-in tables are found from the test executable (walking up to Localizations/).
+    @Test(arguments: [
+        (["--locale", "fr", "selfie_capture_countdown", "1"], "Enregistrement dans 1 seconde\n"),
+        (["--locale", "fr_CA", "selfie_capture_countdown", "3"], "Enregistrement dans 3 secondes\n"),
+        (["--locale", "en", "selfie_capture_result_frames", "0"], "No frames recorded\n"),
+        (["--locale", "en", "selfie_capture_result_duration", "2.46"], "Duration: 2.5 s\n"),
+        (["--locale", "fr", "selfie_capture_result_duration", "2.46"], "Durée\u{A0}: 2,5 s\n"),
+        (["--locale", "fr", "selfie_capture_result_saved", "/tmp/out"], "Enregistré dans /tmp/out\n"),
+        (["--locale", "de", "selfie_capture_start"], "Start\n"),
+    ])
+    func builtIn(args: [String], expected: String) {
+        let r = runStrings(["format"] + args)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out == expected)
+    }
+
+    /// `--strings DIR` layers: a Polish override with all categories; later folders win.
+    @Test func overrides() throws {
+        let pl = "<plist><dict><key>selfie_capture_countdown</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@s@</string><key>s</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string><key>one</key><string>Nagrywanie za %d sekundę</string><key>few</key><string>Nagrywanie za %d sekundy</string><key>many</key><string>Nagrywanie za %d sekund</string><key>other</key><string>Nagrywanie za %d sekundy</string></dict></dict></dict></plist>"
+        let a = try tempTree(["pl.lproj/Localizable.stringsdict": pl, "fr.lproj/Localizable.strings": "\"selfie_capture_start\" = \"Go A\";"])
+        let b = try tempTree(["fr.lproj/Localizable.strings": "\"selfie_capture_start\" = \"Go B\";"])
+        #expect(runStrings(["format", "--locale", "pl", "--strings", a, "selfie_capture_countdown", "22"]).out == "Nagrywanie za 22 sekundy\n")
+        #expect(runStrings(["format", "--locale", "pl", "--strings", a, "selfie_capture_countdown", "25"]).out == "Nagrywanie za 25 sekund\n")
+        #expect(runStrings(["format", "--locale", "fr", "--strings", a, "--strings", b, "selfie_capture_start"]).out == "Go B\n")
+        #expect(runStrings(["format", "--locale", "fr", "--strings", b, "--strings", a, "selfie_capture_start"]).out == "Go A\n")
+    }
+
+    /// A translation with a bad specifier is rejected (stderr says why) and the base text is used.
+    @Test func badTranslationFallsBack() throws {
+        let dir = try tempTree(["fr.lproj/Localizable.strings": "\"selfie_capture_result_saved\" = \"%d fichiers\";"])
+        let r = runStrings(["format", "--locale", "fr", "--strings", dir, "selfie_capture_result_saved", "/x"])
+        #expect(r.code == 0)
+        #expect(r.out == "Enregistré dans /x\n")
+        #expect(r.err.contains("selfie_capture_result_saved: argument 1 is int but string in the base text"))
+    }
+
+    @Test func argumentErrors() {
+        let r = runStrings(["format", "--locale", "en", "selfie_capture_countdown", "three"])
+        #expect(r.code == 64)
+        #expect(r.err == "selfie-capture: invalid value 'three' for 'ARG 1': expected a whole number\n")
+        let m = runStrings(["format", "--locale", "en", "selfie_capture_too_small", "80"])
+        #expect(m.code == 64)
+        #expect(m.err.contains("'strings format' needs ARG 2 (int) for 'selfie_capture_too_small'"))
+        let k = runStrings(["format", "--locale", "en", "no_such_key"])
+        #expect(k.code == 0 && k.out == "no_such_key\n")
+    }
+}
+
+@Suite struct StringsLintTests {
+    static let en = "\"a\" = \"Hello %@\";\n\"b\" = \"%d items\";\n\"c\" = \"C\";\n"
+
+    @Test func cleanProjectTables() {
+        let r = runStrings(["lint", TestSupport.projectRoot().path + "/Localizations"])
+        #expect(r.code == 0)
+        #expect(r.out == "0 error(s), 0 warning(s)\n")
+    }
+
+    @Test func reportsProblems() throws {
+        let ru = "<plist><dict><key>n</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@v@</string><key>v</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string><key>one</key><string>%d день</string><key>two</key><string>%d дня</string><key>other</key><string>%d дней</string></dict></dict></dict></plist>"
+        let dir = try tempTree([
+            "en.lproj/Localizable.strings": Self.en,
+            "en.lproj/Localizable.stringsdict": ru.replacingOccurrences(of: "<key>two</key><string>%d дня</string>", with: ""),
+            "fr.lproj/Localizable.strings": "\"a\" = \"%d bonjour\";\n\"b\" = \"100% daily\";\n\"x\" = \"extra\";\n\"x\" = \"again\";\n",
+            "ru.lproj/Localizable.stringsdict": ru,
+        ])
+        let r = runStrings(["lint", dir])
+        #expect(r.code == 65)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        let fr = dir + "/fr.lproj/Localizable.strings"
+        let ruf = dir + "/ru.lproj/Localizable.stringsdict"
+        for expected in [
+            "\(fr):4:1: warning: x: duplicate key; this later value wins",
+            "\(fr): warning: b: '% daily' reads as the specifier '% d' followed by a word",
+            "\(fr): warning: c: missing key (present in 'en'; its text is shown)",
+            "\(fr): warning: x: key not in 'en' (never used)",
+            "\(fr): error: a: argument 1 is int but string in the base text (the 'en' text is used instead)",
+            "\(ruf): warning: n/v: missing plural categories for 'ru': few, many (the 'other' text is shown instead)",
+            "\(ruf): warning: n/v: plural categories never used by 'ru': two",
+        ] {
+            #expect(lines.contains { $0.hasPrefix(expected) || $0.contains(expected) }, "missing: \(expected)\n\(r.out)")
+        }
+        #expect(lines.last == "1 error(s), 10 warning(s)")
+    }
+
+    @Test func jsonFormatAndWarningsOnly() throws {
+        let dir = try tempTree(["en.lproj/Localizable.strings": Self.en, "de.lproj/Localizable.strings": "\"a\" = \"Hallo\";\n\"b\" = \"%d Dinge\";\n\"c\" = \"C\";\n"])
+        let r = runStrings(["lint", dir, "--format", "json"])
+        #expect(r.code == 0)
+        let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+        #expect(obj?["errors"] as? Int == 0)
+        #expect(obj?["warnings"] as? Int == 1)
+        let d = (obj?["diagnostics"] as? [[String: Any]])?.first
+        #expect(d?["key"] as? String == "a")
+        #expect(d?["message"] as? String == "does not use argument(s) 1 of the 'en' text")
+    }
+
+    @Test func parseErrorsAndMissingDir() throws {
+        let dir = try tempTree(["en.lproj/Localizable.strings": "\"a\" = \"x\";;\n"])
+        let r = runStrings(["lint", dir])
+        #expect(r.code == 65)
+        #expect(r.out.hasPrefix(dir + "/en.lproj/Localizable.strings:1:11: error: expected a key"))
+        #expect(runStrings(["lint", "/nonexistent"]).code == 66)
+    }
+}
