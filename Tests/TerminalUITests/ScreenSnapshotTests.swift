@@ -40,7 +40,7 @@ enum Fixture {
     }
 
     static func document(size: Size, locale: String, theme: Theme, layout: Layout = Layout()) -> String {
-        let ctx = RenderContext(size: size, strings: StubStrings(locale: locale), theme: theme, layout: layout,
+        let ctx = RenderContext(size: size, strings: ProjectStrings.of(locale), theme: theme, layout: layout,
                                 colorMode: .direct, glyphs: .unicode)
         var doc = ""
         for (name, view) in screens() {
@@ -90,5 +90,18 @@ extension String {
     func padded(_ width: Int) -> String {
         let pad = width - count
         return String(repeating: " ", count: pad / 2) + self + String(repeating: " ", count: pad - pad / 2)
+    }
+}
+
+@Suite struct ProjectStringsTests {
+    /// Every key the screens use exists in both tables (a missing key comes back as the key).
+    @Test(arguments: ["en", "fr"])
+    func everyScreenKeyIsTranslated(locale: String) {
+        let s = ProjectStrings.of(locale)
+        for key in StubStrings.en.keys.map({ $0.replacingOccurrences(of: ".one", with: "").replacingOccurrences(of: ".other", with: "") }) {
+            let t = s.text(key, key.contains("too_small") ? [.int(40), .int(12)] : [.int(2)])
+            #expect(t != key, "\(locale): \(key) missing")
+        }
+        #expect(s.text("selfie_capture_recording_duration", [.int(1)]).contains("1"))
     }
 }
