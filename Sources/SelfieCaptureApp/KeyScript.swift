@@ -1,4 +1,7 @@
 import CaptureFlow
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One step of a `--keys` script.
 public enum KeyStep: Sendable, Equatable {
@@ -33,6 +36,29 @@ public enum KeyScript {
         "enter": .enter, "return": .enter, "space": .space, "esc": .escape, "escape": .escape,
         "backspace": .backspace, "ctrl-c": .interrupt,
     ]
+
+    /// Parses a `--keys` argument: the script itself, or `@FILE` to read it from a file (errors
+    /// then name the file).
+    /// - Throws: `KeyScriptError` (line/column 0 when the file cannot be read).
+    public static func parse(argument: String, readFile: (String) -> String? = { path in
+        guard let f = fopen(path, "r") else { return nil }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buf, 1, buf.count, f)
+            if n <= 0 { break }
+            bytes += buf[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }) throws -> [KeyStep] {
+        guard argument.hasPrefix("@") else { return try parse(argument) }
+        let path = String(argument.dropFirst())
+        guard let text = readFile(path) else {
+            throw KeyScriptError(source: path, line: 0, column: 0, message: "cannot read the key script")
+        }
+        return try parse(text, source: path)
+    }
 
     /// Parses `text`; `source` names it in errors.
     /// - Throws: `KeyScriptError` at the first bad step.

@@ -38,6 +38,20 @@ import CaptureFlow
     }
 }
 
+@Suite struct KeyScriptFileTests {
+    @Test func atFileReadsTheFileAndErrorsNameIt() throws {
+        let files = ["flow.keys": "enter\nwait-for cameraReady\ns\n", "bad.keys": "enter\n  zz\n"]
+        #expect(try KeyScript.parse(argument: "@flow.keys", readFile: { files[$0] }) == [.key(.enter), .waitFor(.cameraReady), .key(.character("s"))])
+        #expect(try KeyScript.parse(argument: "enter", readFile: { _ in nil }) == [.key(.enter)])
+        do { _ = try KeyScript.parse(argument: "@bad.keys", readFile: { files[$0] }); Issue.record("no error") } catch let e as KeyScriptError {
+            #expect(e.description == "bad.keys:2:3: error: unknown step 'zz'")
+        }
+        do { _ = try KeyScript.parse(argument: "@missing.keys", readFile: { files[$0] }); Issue.record("no error") } catch let e as KeyScriptError {
+            #expect(e.description == "missing.keys:0:0: error: cannot read the key script")
+        }
+    }
+}
+
 @Suite struct KeyScriptPlayerTests {
     @Test func waitsUseTheInjectedClock() throws {
         var p = KeyScriptPlayer(steps: try KeyScript.parse("enter; wait 500ms; space"))

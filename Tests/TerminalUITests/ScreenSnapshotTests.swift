@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import CaptureFlow
 import TestSupport
 @testable import TerminalUI
@@ -71,6 +72,17 @@ enum Fixture {
         for size in Fixture.sizes {
             let doc = Fixture.document(size: size, locale: "en", theme: .dark, layout: Layout(registry: registry))
             if let problem = TestSupport.checkSnapshot(doc, named: "screens-toolbar-top-\(size.cols)x\(size.rows).txt") {
+                Issue.record(Comment(rawValue: problem))
+            }
+        }
+    }
+
+    /// The same moves from a `--layout` file: toolbar on top, hint at 68 %, preview on the right.
+    @Test func layoutFileOverride() throws {
+        let o = try LayoutOverrides.parse(Data(#"{"toolbar": "top", "hintPosition": 0.68, "previewSide": "right"}"#.utf8), file: "layout.json")
+        for size in Fixture.sizes {
+            let doc = Fixture.document(size: size, locale: "fr", theme: .light, layout: Layout(overrides: o))
+            if let problem = TestSupport.checkSnapshot(doc, named: "screens-layout-file-\(size.cols)x\(size.rows).txt") {
                 Issue.record(Comment(rawValue: problem))
             }
         }

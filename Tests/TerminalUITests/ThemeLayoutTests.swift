@@ -168,3 +168,32 @@ import CaptureFlow
         #expect(c[1, 0].style.fg == .rgb(RGB(255, 0, 0)))
     }
 }
+
+@Suite struct ViewStateTests {
+    @Test func loadingViewProtocol() {
+        let v = TerminalLoadingView()
+        let lv: any LoadingView = v
+        lv.onPreFeatureLoading(message: "Downloading the face model…")
+        lv.onDownloadProgressChanged(progress: 0.25)
+        #expect(v.state == LoadingViewState(stage: .model, progress: 0.25, message: "Downloading the face model…"))
+        lv.onDownloadProgressChanged(progress: 7)
+        #expect(v.state.progress == 1)
+        lv.onPostFeatureLoading()
+        lv.hideLoading()
+        #expect(!v.isVisible && v.state.message == nil)
+    }
+
+    @Test func screenViewFollowsTheMachine() {
+        var m = CaptureStateMachine(settings: FlowSettings(cameraConsent: true))
+        #expect(ScreenView.from(m, image: nil) == .loading(LoadingViewState(stage: .model)))
+        _ = m.handle(.started); _ = m.handle(.modelLoaded)
+        #expect(ScreenView.from(m, image: nil) == .instructions)
+        _ = m.handle(.keyPressed(.enter))
+        #expect(ScreenView.from(m, image: nil) == .loading(LoadingViewState(stage: .camera)))
+        _ = m.handle(.cameraOpened); _ = m.handle(.cameraFirstFrame)
+        guard case .capture(let c) = ScreenView.from(m, image: nil, mirrored: false) else { Issue.record("not capture"); return }
+        #expect(c.phase == .ready && !c.mirrored && c.showStartButton && c.recordingDurationMs == 1000 && c.scaleType == .fill)
+        _ = m.handle(.cameraFailed(reason: "EIO"))
+        #expect(ScreenView.from(m, image: nil) == .failed(.camera("EIO")))
+    }
+}
