@@ -117,3 +117,22 @@ extension String {
         #expect(s.text("selfie_capture_recording_duration", [.int(1)]).contains("1"))
     }
 }
+
+@Suite struct ScreenSizeSweepTests {
+    /// Every screen at many sizes (including degenerate ones) renders a canvas of exactly that
+    /// size without trapping (a bounded fuzz over sizes).
+    @Test func everySizeRenders() {
+        let sizes = [(1, 1), (0, 0), (39, 12), (40, 11), (40, 12), (41, 13), (55, 17), (99, 40), (100, 40), (120, 30), (250, 80), (300, 20)]
+        for (cols, rows) in sizes {
+            for locale in ["en", "fr"] {
+                let ctx = RenderContext(size: Size(cols: cols, rows: rows), strings: ProjectStrings.of(locale), theme: .light,
+                                        colorMode: .palette256, glyphs: .asciiOnly)
+                for (_, view) in Fixture.screens() {
+                    let r = Screens.render(view, context: ctx)
+                    #expect(r.canvas.width == max(0, cols) && r.canvas.height == max(0, rows))
+                    #expect(r.canvas.textRows().allSatisfy { DisplayWidth.of($0) == cols })
+                }
+            }
+        }
+    }
+}
