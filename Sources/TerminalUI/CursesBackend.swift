@@ -136,7 +136,19 @@ public final class CursesBackend: TerminalBackend {
         restoreTermios = saved
         restoreTermiosValid = haveTermios
         restoreFD = outputFD
-        for s in restoredSignals { signal(s, restoreAndReraise) }
+        // Handlers, and the signals unblocked on this thread: a mask inherited from a parent
+        // (some launchers block SIGTERM/SIGHUP) would otherwise keep the handler from running.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in restoredSignals {
+            let old = signal(s, restoreAndReraise)
+            if let old, unsafeBitCast(old, to: Int.self) == 1 {  // SIG_IGN (e.g. nohup): keep ignoring
+                signal(s, SIG_IGN)
+                continue
+            }
+            sigaddset(&set, s)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         if !atexitInstalled { atexitInstalled = true; atexit { restoreAtExit() } }
 
         if quietStderr && isatty(2) == 1 {

@@ -93,6 +93,7 @@ public struct RenderedScreen: Sendable, Equatable {
     public var canvas: Canvas
     public var lines: [String]
     public var status: String?
+    public init(canvas: Canvas, lines: [String], status: String?) { self.canvas = canvas; self.lines = lines; self.status = status }
 }
 
 /// The screens: pure functions of (view state, context) → `RenderedScreen`.

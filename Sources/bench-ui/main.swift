@@ -15,6 +15,17 @@ struct KeyStrings: Localizing {
 }
 
 let args = CommandLine.arguments
+
+// `bench-ui --signal-check SIGNAL`: draw once with curses on stdout, then raise SIGNAL; the
+// terminal must come back restored (Tests/TerminalUITests: signal restore test).
+if args.count == 3, args[1] == "--signal-check", let sig = Int32(args[2]) {
+    let backend = try CursesBackend(outputFD: 1, inputFD: 0, environment: ProcessInfo.processInfo.environment, quietStderr: false)
+    var canvas = Canvas(width: backend.size.cols, height: backend.size.rows)
+    canvas.put("SIGNAL-CHECK", x: 0, y: 0, style: .plain)
+    backend.draw(RenderedScreen(canvas: canvas, lines: [], status: nil))
+    raise(sig)
+    exit(99)
+}
 guard args.count == 6, let cols = UInt16(args[2]), let rows = UInt16(args[3]), let frames = Int(args[4]),
       args[5] == "camera" || args[5] == "worst" else {
     print("usage: bench-ui TERM COLS ROWS FRAMES camera|worst"); exit(64)

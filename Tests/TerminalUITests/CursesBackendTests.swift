@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import CaptureFlow
 @testable import TerminalUI
+import TestSupport
 
 /// Collects everything written to a pseudo-terminal's master side on a background thread.
 final class PtyReader: @unchecked Sendable {
@@ -132,6 +133,34 @@ final class PtyReader: @unchecked Sendable {
             backend.draw(Screens.render(.instructions, context: RenderContext(size: backend.size, strings: strings, theme: .dark)))
             let out = String(decoding: reader.take(), as: UTF8.self)
             #expect(out.contains("Record a short selfie video"), "the whole screen is sent again")
+        }
+    }
+
+    static let helper: String? = {
+        let p = TestSupport.projectRoot().appendingPathComponent(".build/debug/bench-ui").path
+        return FileManager.default.isExecutableFile(atPath: p) ? p : nil
+    }()
+
+    /// A process killed by SIGTERM, SIGHUP or SIGSEGV while curses draws leaves the terminal
+    /// restored (rmcup, cnorm) and still dies of that signal (TUI-04).
+    @Test(.enabled(if: helper != nil, ".build/debug/bench-ui absent (run swift build)"), arguments: [SIGTERM, SIGHUP, SIGSEGV])
+    func signalRestoresTheTerminal(sig: Int32) throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Self.helper ?? "/bin/false")
+            p.arguments = ["--signal-check", String(sig)]
+            p.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8"]
+            p.standardOutput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+            p.standardInput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+            try p.run()
+            p.waitUntilExit()
+            #expect(p.terminationReason == .uncaughtSignal)
+            #expect(p.terminationStatus == sig)
+            let out = String(decoding: reader.take(), as: UTF8.self)
+            guard let drawn = out.range(of: "SIGNAL-CHECK") else { Issue.record("frame not drawn: \(out.debugDescription)"); return }
+            let tail = out[drawn.upperBound...]
+            #expect(tail.contains("\u{1B}[?1049l"), "rmcup after the frame: \(tail.debugDescription)")
+            #expect(tail.contains("\u{1B}[?25h"), "cnorm after the frame: \(tail.debugDescription)")
         }
     }
 
