@@ -148,6 +148,15 @@ struct Driver {
         #expect(Driver.names(d.send(.permissionGranted)) == [.cameraPermissionAccepted, .cameraPreviewShown])
     }
 
+    @Test func consentButCameraDeniedShowsDeniedScreenThenRetryWorks() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.send(.started); d.send(.modelLoaded); d.key(.enter)
+        #expect(Driver.names(d.send(.permissionDenied(devicePath: "/dev/video2"))) == [.cameraPermissionDenied])
+        #expect(d.m.screen == .cameraPermissionDenied)
+        #expect(Driver.actions(d.key(.space)) == [.requestPermission])
+        #expect(Driver.names(d.send(.permissionGranted)) == [.cameraPermissionAccepted, .cameraPreviewShown])
+    }
+
     @Test func firstFrameMakesCameraReadyAndStartKeyStarts() {
         var d = Driver(FlowSettings(cameraConsent: true))
         d.send(.started); d.send(.modelLoaded); d.key(.enter); d.send(.cameraOpened)
