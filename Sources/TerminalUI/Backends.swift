@@ -1,4 +1,5 @@
 import CaptureFlow
+import Localization
 
 /// Input from the terminal.
 public enum InputEvent: Sendable, Equatable {
@@ -79,4 +80,25 @@ public final class PlainBackend: TerminalBackend {
     }
     public func readInput(timeoutMs: Int) -> InputEvent? { nil }
     public func end() {}
+}
+
+/// `--renderer` values.
+public enum RendererChoice: String, Sendable, CaseIterable {
+    case curses, plain, null
+
+    /// The renderer to use: the requested one, else plain when stdout is not a terminal or
+    /// `TERM` is unset, empty or `dumb`, else curses (issue #6 "plain").
+    public static func resolve(requested: RendererChoice?, stdoutIsTTY: Bool, term: String?) -> RendererChoice {
+        if let r = requested { return r }
+        guard stdoutIsTTY, let t = term, !t.isEmpty, t != "dumb" else { return .plain }
+        return .curses
+    }
+}
+
+extension RenderContext {
+    /// A context sized and capable as `backend` is now.
+    public init(backend: TerminalBackend, strings: any Localizing, theme: Theme, layout: Layout = Layout()) {
+        self.init(size: backend.size, strings: strings, theme: theme, layout: layout,
+                  colorMode: theme.noColor ? .none : backend.colorMode, glyphs: backend.glyphs)
+    }
 }

@@ -197,3 +197,15 @@ import CaptureFlow
         #expect(ScreenView.from(m, image: nil) == .failed(.camera("EIO")))
     }
 }
+
+@Suite struct RendererChoiceTests {
+    @Test func choice() {
+        #expect(RendererChoice.resolve(requested: nil, stdoutIsTTY: true, term: "xterm-256color") == .curses)
+        #expect(RendererChoice.resolve(requested: nil, stdoutIsTTY: false, term: "xterm-256color") == .plain)
+        #expect(RendererChoice.resolve(requested: nil, stdoutIsTTY: true, term: "dumb") == .plain)
+        #expect(RendererChoice.resolve(requested: nil, stdoutIsTTY: true, term: nil) == .plain)
+        #expect(RendererChoice.resolve(requested: .null, stdoutIsTTY: true, term: "xterm") == .null)
+        let ctx = RenderContext(backend: NullBackend(size: Size(cols: 50, rows: 20)), strings: ProjectStrings.en, theme: .dark)
+        #expect(ctx.size == Size(cols: 50, rows: 20) && ctx.colorMode == .none)
+    }
+}
