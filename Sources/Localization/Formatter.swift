@@ -95,11 +95,16 @@ public enum TextFormatter {
         return out
     }
 
+    /// Largest width or precision honoured (larger ones are reduced to it).
+    public static let maxWidth = 256
+
     /// One conversion of one typed argument.
     static func convert(_ s: FormatSpecifier, _ arg: FormatArgument, index: Int, decimalSeparator: String = ".") throws -> String {
         let cFlags = s.flags.filter { $0 != "'" }
-        let width = s.width.map(String.init) ?? ""
-        let precision = s.precision.map { ".\($0)" } ?? ""
+        // Width and precision are capped at `maxWidth` so a hostile translation cannot ask for
+        // megabytes of padding.
+        let width = s.width.map { String(min($0, maxWidth)) } ?? ""
+        let precision = s.precision.map { ".\(min($0, maxWidth))" } ?? ""
         switch (s.type, arg) {
         case (.int, .int(let n)):
             let conv: String
@@ -119,7 +124,7 @@ public enum TextFormatter {
         case (.string, .string(let str)):
             var text = str
             if let p = s.precision, text.count > p { text = String(text.prefix(p)) }
-            if let w = s.width, text.count < w {
+            if let w = s.width.map({ min($0, maxWidth) }), text.count < w {
                 let pad = String(repeating: " ", count: w - text.count)
                 text = s.flags.contains("-") ? text + pad : pad + text
             }

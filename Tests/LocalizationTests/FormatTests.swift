@@ -43,6 +43,7 @@ private func fmt(_ f: String, _ a: [FormatArgument]) throws -> String { try Text
         #expect(try fmt("%.2f", [.int(3)]) == "3.00")
         #expect(try fmt("%05d|%-4d|%x", [.int(42), .int(7), .int(255)]) == "00042|7   |ff")
         #expect(try fmt("%d×%d", [.int(80), .int(24)]) == "80×24")
+        #expect(try fmt("%999999d", [.int(1)]).count == TextFormatter.maxWidth)
         // Decimal separator from the locale (CLDR: fr and pl use a comma, en and ja a point).
         #expect(try TextFormatter.format("%.1f s|%d", [.double(2.46), .int(1000)], locale: "fr") == "2,5 s|1000")
         #expect(try TextFormatter.format("%.2f", [.double(0.5)], locale: "pl") == "0,50")
