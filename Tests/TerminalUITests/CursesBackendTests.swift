@@ -24,14 +24,15 @@ final class PtyReader: @unchecked Sendable {
         thread = t
         t.start()
     }
-    /// Bytes so far, after giving the reader a moment to catch up (polls until quiet).
+    /// Bytes so far, once the reader has been quiet for 20 ms (waiting up to 300 ms for the
+    /// first byte, and at most 3 s in all, on a loaded machine).
     func take() -> [UInt8] {
-        var last = -1
-        for _ in 0..<200 {
+        var last = -1, quiet = 0, waited = 0
+        while waited < 3_000 {
             lock.lock(); let n = data.count; lock.unlock()
-            if n == last { break }
-            last = n
-            usleep(5_000)
+            if n == last { quiet += 1 } else { quiet = 0; last = n }
+            if quiet >= 4 && (n > 0 || waited >= 300) { break }
+            usleep(5_000); waited += 5
         }
         lock.lock(); defer { data.removeAll(); lock.unlock() }
         return data
