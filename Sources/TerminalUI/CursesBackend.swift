@@ -112,6 +112,9 @@ public final class CursesBackend: TerminalBackend {
         raw(); noecho(); nonl()
         keypad(cnc_stdscr(), true)
         _ = set_escdelay(25)
+        // Never postpone a refresh because keys are pending: the preview must keep moving while
+        // a key is held (curses' typeahead check would skip the update).
+        _ = typeahead(-1)
         _ = curs_set(0)
         if has_colors() {
             _ = start_color()

@@ -11,6 +11,7 @@ final class PtyReader: @unchecked Sendable {
     private let lock = NSLock()
     private var data: [UInt8] = []
     private var thread: Thread?
+    private var done = false
     init(master: Int32) { self.master = master }
     func start() {
         let t = Thread { [self] in
@@ -20,10 +21,22 @@ final class PtyReader: @unchecked Sendable {
                 if n <= 0 { break }
                 lock.lock(); data += buf[0..<n]; lock.unlock()
             }
+            lock.lock(); done = true; lock.unlock()
         }
         thread = t
         t.start()
     }
+    /// Everything written until every slave descriptor closed (read returns EIO), at most 5 s.
+    func takeUntilClosed() -> [UInt8] {
+        for _ in 0..<1000 {
+            lock.lock(); let d = done; lock.unlock()
+            if d { break }
+            usleep(5_000)
+        }
+        lock.lock(); defer { data.removeAll(); lock.unlock() }
+        return data
+    }
+
     /// Bytes so far, once the reader has been quiet for 20 ms (waiting up to 300 ms for the
     /// first byte, and at most 3 s in all, on a loaded machine).
     func take() -> [UInt8] {
@@ -41,14 +54,22 @@ final class PtyReader: @unchecked Sendable {
 
 @Suite(.serialized) struct CursesBackendTests {
     func withPty(cols: UInt16, rows: UInt16, _ body: (Int32, PtyReader) throws -> Void) throws {
+        try withPty(cols: cols, rows: rows) { slave, reader, _ in try body(slave, reader) }
+    }
+
+    /// A pty pair; `body` gets the slave, the master's reader and an idempotent "close the slave".
+    func withPty(cols: UInt16, rows: UInt16, _ body: (Int32, PtyReader, () -> Void) throws -> Void) throws {
         var master: Int32 = -1, slave: Int32 = -1
         #expect(openpty(&master, &slave, nil, nil, nil) == 0)
         var ws = winsize(ws_row: rows, ws_col: cols, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(slave, UInt(TIOCSWINSZ), &ws)
         let reader = PtyReader(master: master)
         reader.start()
-        try body(slave, reader)
-        close(slave)
+        var slaveOpen = true
+        let closeSlave = { if slaveOpen { slaveOpen = false; close(slave) } }
+        try body(slave, reader, closeSlave)
+        closeSlave()
+        _ = reader.takeUntilClosed()
         close(master)
     }
 
@@ -146,7 +167,7 @@ final class PtyReader: @unchecked Sendable {
     /// restored (rmcup, cnorm) and still dies of that signal (TUI-04).
     @Test(.enabled(if: helper != nil, ".build/debug/bench-ui absent (run swift build)"), arguments: [SIGTERM, SIGHUP, SIGSEGV])
     func signalRestoresTheTerminal(sig: Int32) throws {
-        try withPty(cols: 80, rows: 24) { slave, reader in
+        try withPty(cols: 80, rows: 24) { slave, reader, closeSlave in
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Self.helper ?? "/bin/false")
             p.arguments = ["--signal-check", String(sig)]
@@ -157,7 +178,8 @@ final class PtyReader: @unchecked Sendable {
             p.waitUntilExit()
             #expect(p.terminationReason == .uncaughtSignal)
             #expect(p.terminationStatus == sig)
-            let out = String(decoding: reader.take(), as: UTF8.self)
+            closeSlave()
+            let out = String(decoding: reader.takeUntilClosed(), as: UTF8.self)
             guard let drawn = out.range(of: "SIGNAL-CHECK") else { Issue.record("frame not drawn: \(out.debugDescription)"); return }
             let tail = out[drawn.upperBound...]
             #expect(tail.contains("\u{1B}[?1049l"), "rmcup after the frame: \(tail.debugDescription)")
