@@ -81,7 +81,7 @@ public enum KeyScript {
                 switch words[0] {
                 case "wait":
                     guard words.count == 2 else { throw fail("'wait' needs one duration, e.g. 'wait 500ms' or 'wait 2s'") }
-                    guard let ms = duration(words[1]) else { throw fail("bad duration '\(words[1])': use a number with ms or s, e.g. 500ms or 1.5s") }
+                    guard let ms = duration(words[1]) else { throw fail("bad duration '\(words[1])': use a number with ms or s up to a day, e.g. 500ms or 1.5s") }
                     steps.append(.wait(ms: ms))
                 case "wait-for":
                     guard words.count == 2 else { throw fail("'wait-for' needs one event name, e.g. 'wait-for cameraReady'") }
@@ -103,11 +103,15 @@ public enum KeyScript {
         return steps
     }
 
-    /// `500ms` → 500, `2s` → 2000, `1.5s` → 1500; nil when malformed or negative.
+    /// Longest wait: one day (86 400 000 ms).
+    static let maxWaitMs = 86_400_000.0
+
+    /// `500ms` → 500, `2s` → 2000, `1.5s` → 1500; nil when malformed, negative or over a day.
     static func duration(_ s: String) -> Int? {
-        if s.hasSuffix("ms"), let v = Double(s.dropLast(2)), v >= 0, v.isFinite { return Int(v.rounded()) }
-        if s.hasSuffix("s"), let v = Double(s.dropLast(1)), v >= 0, v.isFinite { return Int((v * 1000).rounded()) }
-        return nil
+        var ms: Double?
+        if s.hasSuffix("ms") { ms = Double(s.dropLast(2)) } else if s.hasSuffix("s") { ms = Double(s.dropLast(1)).map { $0 * 1000 } }
+        guard let v = ms, v.isFinite, v >= 0, v <= maxWaitMs else { return nil }
+        return Int(v.rounded())
     }
 
     /// The candidate within edit distance 2 of `word`, if any.
