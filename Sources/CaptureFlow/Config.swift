@@ -168,8 +168,12 @@ public struct CaptureOptions: Sendable, Equatable, Codable {
         self.payloadOptimization = payloadOptimization
     }
 
-    /// Countdown length in whole milliseconds (negative values count as 0).
-    public var countdownMs: Int { Int((max(0, timeBeforeAutomaticCapture) * 1000).rounded()) }
+    /// Countdown in whole milliseconds, clamped to 0...86 400 000 (a day; NaN counts as 0).
+    public var countdownMs: Int {
+        let s = timeBeforeAutomaticCapture
+        guard !s.isNaN, s > 0 else { return 0 }
+        return Int((min(s, 86_400) * 1000).rounded())
+    }
 
     /// Whether the `k`-th recorded frame (0-based, counted from the recording start) is collected:
     /// `k ≥ numberOfFramesBeforeCapture`, on the `frameInterval` grid after it, and fewer than
