@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI"]),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
+        // Benchmark driver for scripts/bench-ui.sh (render + send capture frames on a pty).
+        .executableTarget(name: "bench-ui", dependencies: ["TerminalUI", "CaptureFlow", "Localization"], path: "Sources/bench-ui"),
 
         // MARK: Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),

@@ -1,0 +1,485 @@
+// The capture flow as a value type: events in, effects out (DESIGN.md "Conventions"; the shape of
+// swift-nio's protocol-negotiation state machine). No clock, no I/O: time arrives as
+// `Event.tick(nowMs:)`, and every side effect is an `Effect` the runtime carries out.
+
+/// The screen the flow is on.
+public enum Screen: String, Sendable, CaseIterable, Equatable {
+    case loading, instructions, cameraPermission, cameraPermissionDenied, capture, result, failed
+}
+
+/// What the loading screen is waiting for.
+public enum LoadingStage: String, Sendable, Equatable {
+    /// The face model is loading (`selfie_capture_loading_model`).
+    case model
+    /// The camera is opening (`selfie_capture_loading_camera`).
+    case camera
+}
+
+/// Where the capture screen is in its own sequence.
+public enum CapturePhase: String, Sendable, Equatable {
+    /// Preview shown, no frame yet.
+    case waitingForCamera
+    /// The camera delivers frames (`cameraReady`); waiting for Start.
+    case ready
+    /// Started (`videoCaptureStarted`): hints guide the face into the oval.
+    case positioning
+    /// The face is valid and still: counting down `timeBeforeAutomaticCapture`.
+    case countdown
+    /// Recording the video.
+    case recording
+    /// The recording ended (`videoRecordEnded`).
+    case finished
+}
+
+/// A key as the terminal (or a `--keys` script) reports it.
+public enum Key: Sendable, Equatable {
+    case enter, space, escape, backspace
+    /// Ctrl-C read as a key (raw mode) or SIGINT forwarded by the runtime.
+    case interrupt
+    case character(Character)
+
+    /// What the key does in the flow: Enter/Space activate, Esc/Backspace go back, q/Ctrl-C
+    /// quit, s starts; anything else does nothing.
+    public var action: KeyAction? {
+        switch self {
+        case .enter, .space: return .activate
+        case .escape, .backspace: return .back
+        case .interrupt: return .quit
+        case .character(let c):
+            switch c {
+            case "q", "Q": return .quit
+            case "s", "S": return .start
+            default: return nil
+            }
+        }
+    }
+}
+
+/// The meaning of a key press.
+public enum KeyAction: Sendable, Equatable {
+    case activate, back, quit, start
+}
+
+/// Everything that can happen to the flow.
+public enum Event: Sendable, Equatable {
+    /// The clock moved to `nowMs` (milliseconds on the runtime's injected clock). The runtime
+    /// sends a tick before each batch of other events; emitted events carry this time.
+    case tick(nowMs: Int)
+    /// The app started: shows the loading screen and asks for the model.
+    case started
+    /// The face model finished loading.
+    case modelLoaded
+    case keyPressed(Key)
+    /// The camera could be opened after `requestPermission` (the runtime keeps it open).
+    case permissionGranted
+    /// Opening the camera failed with EACCES/EPERM.
+    case permissionDenied(devicePath: String)
+    /// The camera opened after `openCamera`.
+    case cameraOpened
+    /// The first frame arrived from the camera.
+    case cameraFirstFrame
+    /// One analysed and judged frame.
+    case frameGuided(GuidanceResult)
+    /// The camera failed (open error other than permission, unplugged, I/O error).
+    case cameraFailed(reason: String)
+    /// A file source ended.
+    case sourceEnded
+    /// `--timeout` elapsed.
+    case timeout
+    /// The terminal changed size.
+    case terminalResized
+}
+
+/// What the runtime must do, in order.
+public enum Effect: Sendable, Equatable {
+    /// The flow moved to this screen (draw it; the plain renderer prints its text).
+    case showScreen(Screen)
+    /// Write this event to the event log.
+    case emit(FlowEvent)
+    /// Start loading the face model; answer with `modelLoaded`.
+    case loadModel
+    /// Try to open the camera for the permission screen; answer `permissionGranted` (and keep it
+    /// open) or `permissionDenied`/`cameraFailed`.
+    case requestPermission
+    /// Open the camera (consent already given); answer `cameraOpened` or `cameraFailed`.
+    case openCamera
+    /// Close the camera (the user went back from the capture screen).
+    case closeCamera
+    /// Open the video file and start writing frames.
+    case startRecording
+    /// Append this analysed frame to the video being recorded.
+    case recordFrame(frameIndex: Int)
+    /// Also keep this frame as a still (`frames/frame-NNN.jpg`).
+    case collectFrame(frameIndex: Int)
+    /// Finish the video file (it is complete).
+    case stopRecording
+    /// Discard the video being recorded (the capture restarts or stops).
+    case abortRecording
+    /// Write `result.json` (the recording is complete).
+    case writeResult
+    /// Redraw the current screen (the terminal was resized).
+    case redraw
+    /// End the process with this exit code.
+    case exit(FlowExit)
+}
+
+/// Fixed settings of one run.
+public struct FlowSettings: Sendable, Equatable {
+    public var session: SessionConfig
+    public var options: CaptureOptions
+    /// `--camera-consent`: skip the permission screen.
+    public var cameraConsent: Bool
+    /// False with the null renderer: nobody can press a key, so the result and failed screens end
+    /// the process at once.
+    public var interactive: Bool
+    public init(session: SessionConfig = SessionConfig(), options: CaptureOptions = CaptureOptions(),
+                cameraConsent: Bool = false, interactive: Bool = true) {
+        self.session = session; self.options = options; self.cameraConsent = cameraConsent; self.interactive = interactive
+    }
+}
+
+/// The capture flow. Drive it with `handle(_:)`; read its public properties to draw.
+///
+/// Flow: loading → instructions (unless `showInstructions` is false) → camera permission (unless
+/// `cameraConsent`) → capture (`cameraPreviewShown`; `cameraReady` on the first frame) → Start
+/// (s/Enter, or automatic when `showVideoCaptureButton` is false) → positioning → countdown of
+/// `timeBeforeAutomaticCapture` while the face is valid and still → recording for the
+/// effective duration → result. A face that turns invalid (or, in the countdown, moves) sends
+/// the capture back to positioning with `restartReason` set (as the Mobai SDK restarts).
+public struct CaptureStateMachine: Sendable, Equatable {
+    public let settings: FlowSettings
+
+    public private(set) var screen: Screen = .loading
+    public private(set) var loadingStage: LoadingStage = .model
+    public private(set) var phase: CapturePhase = .waitingForCamera
+    /// The last clock value seen (ms).
+    public private(set) var nowMs: Int = 0
+    /// The last judged frame while a capture is under way (positioning, countdown, recording).
+    public private(set) var guidance: GuidanceResult?
+    /// Seconds left in the countdown (what `faceCaptureCountDown` last reported).
+    public private(set) var countdownRemaining: Int?
+    /// Recording progress 0...1.
+    public private(set) var recordingProgress: Double = 0
+    /// Why the last capture attempt went back to positioning (the hint at that moment).
+    public private(set) var restartReason: Hint?
+    /// Set on the failed screen.
+    public private(set) var failure: FailureReason?
+    /// The device path from the last `permissionDenied`.
+    public private(set) var deniedDevicePath: String?
+    /// True between `requestPermission` and its answer.
+    public private(set) var permissionRequestPending = false
+    /// Frames written to the video in the current (or finished) recording.
+    public private(set) var recordedFrameCount = 0
+    /// Frames collected as stills in the current (or finished) recording.
+    public private(set) var collectedFrameCount = 0
+
+    private var countdownStartMs = 0
+    private var recordingStartMs = 0
+
+    public init(settings: FlowSettings = FlowSettings()) { self.settings = settings }
+
+    /// The recording duration in ms (the override, else the preset).
+    public var recordingDurationMs: Int { settings.session.effectiveRecordingDurationMs }
+    /// Whether the Start button is shown (and needed).
+    public var showsStartButton: Bool { settings.session.uiConfig.showVideoCaptureButton }
+    /// True while frames go to the video file.
+    public var isRecording: Bool { screen == .capture && phase == .recording }
+
+    /// Feeds one event; returns the effects to carry out, in order.
+    public mutating func handle(_ event: Event) -> [Effect] {
+        switch event {
+        case .tick(let now):
+            nowMs = max(nowMs, now)
+            return advanceClock()
+        case .started:
+            screen = .loading; loadingStage = .model
+            return [.showScreen(.loading), .loadModel]
+        case .modelLoaded:
+            guard screen == .loading, loadingStage == .model else { return [] }
+            return settings.session.uiConfig.showInstructions ? showInstructions() : afterInstructions()
+        case .keyPressed(let key):
+            guard let action = key.action else { return [] }
+            return handleKey(action)
+        case .permissionGranted:
+            guard screen == .cameraPermission || screen == .cameraPermissionDenied else { return [] }
+            permissionRequestPending = false
+            return [emit(.cameraPermissionAccepted)] + enterCapture()
+        case .permissionDenied(let path):
+            guard screen == .cameraPermission || screen == .cameraPermissionDenied || screen == .loading else { return [] }
+            permissionRequestPending = false
+            deniedDevicePath = path
+            screen = .cameraPermissionDenied
+            return [emit(.cameraPermissionDenied, [EventField("device", .string(path))]), .showScreen(.cameraPermissionDenied)]
+        case .cameraOpened:
+            guard screen == .loading, loadingStage == .camera else { return [] }
+            return enterCapture()
+        case .cameraFirstFrame:
+            return cameraReadyIfWaiting()
+        case .frameGuided(let g):
+            return frameGuided(g)
+        case .cameraFailed(let reason):
+            return fail(.camera(reason))
+        case .sourceEnded:
+            return fail(.sourceEnded)
+        case .timeout:
+            guard screen != .result else { return [] }
+            var effects = fail(.timeout)
+            if settings.interactive && !effects.contains(.exit(.timedOut)) { effects.append(.exit(.timedOut)) }
+            return effects
+        case .terminalResized:
+            return [.redraw]
+        }
+    }
+
+    // MARK: screens
+
+    private func emit(_ name: EventName, _ fields: [EventField] = []) -> Effect {
+        .emit(FlowEvent(name, tMs: nowMs, fields: fields))
+    }
+
+    private mutating func showInstructions() -> [Effect] {
+        screen = .instructions
+        return [.showScreen(.instructions), emit(.instructionsShown)]
+    }
+
+    private mutating func afterInstructions() -> [Effect] {
+        if settings.cameraConsent {
+            screen = .loading; loadingStage = .camera
+            return [.showScreen(.loading), .openCamera]
+        }
+        screen = .cameraPermission
+        permissionRequestPending = false
+        return [.showScreen(.cameraPermission), emit(.cameraPermissionShown)]
+    }
+
+    private mutating func enterCapture() -> [Effect] {
+        screen = .capture
+        phase = .waitingForCamera
+        resetAttempt()
+        restartReason = nil
+        return [.showScreen(.capture), emit(.cameraPreviewShown)]
+    }
+
+    private mutating func resetAttempt() {
+        guidance = nil; countdownRemaining = nil; recordingProgress = 0
+        recordedFrameCount = 0; collectedFrameCount = 0
+    }
+
+    private mutating func cameraReadyIfWaiting() -> [Effect] {
+        guard screen == .capture, phase == .waitingForCamera else { return [] }
+        phase = .ready
+        var effects = [emit(.cameraReady)]
+        if !showsStartButton { effects += startCapture() }
+        return effects
+    }
+
+    private mutating func startCapture() -> [Effect] {
+        phase = .positioning
+        resetAttempt()
+        restartReason = nil
+        return [emit(.videoCaptureStarted)]
+    }
+
+    // MARK: keys
+
+    private mutating func handleKey(_ action: KeyAction) -> [Effect] {
+        switch screen {
+        case .failed:
+            return [.exit(exitCode(for: failure ?? .timeout))]
+        case .result:
+            return action == .activate || action == .quit ? [.exit(.recorded)] : []
+        default:
+            break
+        }
+        if action == .quit {
+            return (isRecording ? [.abortRecording] : []) + [.exit(.cancelled)]
+        }
+        if action == .back { return navigateUp() }
+        switch screen {
+        case .instructions:
+            return action == .activate ? afterInstructions() : []
+        case .cameraPermission, .cameraPermissionDenied:
+            guard action == .activate, !permissionRequestPending else { return [] }
+            permissionRequestPending = true
+            return [emit(.cameraPermissionRequested), .requestPermission]
+        case .capture:
+            guard phase == .ready, showsStartButton, action == .activate || action == .start else { return [] }
+            return startCapture()
+        default:
+            return []
+        }
+    }
+
+    /// One screen back (Unissey `navigateUp`). Loading and the first screen ignore it.
+    private mutating func navigateUp() -> [Effect] {
+        switch screen {
+        case .cameraPermission, .cameraPermissionDenied:
+            guard settings.session.uiConfig.showInstructions else { return [] }
+            permissionRequestPending = false
+            return showInstructions()
+        case .capture:
+            let abort: [Effect] = isRecording ? [.abortRecording] : []
+            if !settings.cameraConsent {
+                screen = .cameraPermission
+                permissionRequestPending = false
+                resetAttempt()
+                return abort + [.closeCamera, .showScreen(.cameraPermission), emit(.cameraPermissionShown)]
+            }
+            if settings.session.uiConfig.showInstructions {
+                resetAttempt()
+                return abort + [.closeCamera] + showInstructions()
+            }
+            // Nowhere to go back to: stop the attempt and wait for Start again.
+            guard phase == .positioning || phase == .countdown || phase == .recording else { return [] }
+            phase = .ready
+            resetAttempt()
+            if !showsStartButton { return abort + startCapture() }
+            return abort
+        default:
+            return []
+        }
+    }
+
+    // MARK: frames and time
+
+    private mutating func frameGuided(_ g: GuidanceResult) -> [Effect] {
+        guard screen == .capture else { return [] }
+        var effects: [Effect] = []
+        if phase == .waitingForCamera { effects += cameraReadyIfWaiting() }
+        switch phase {
+        case .positioning, .countdown, .recording: break
+        default: return effects
+        }
+        guidance = g
+        effects.append(emit(.faceValidating, [EventField("status", .string(g.status.rawValue))]))
+        if settings.options.captureConstraints == .v2 {
+            effects.append(emit(.faceBoundingBoxValidating, [
+                EventField("poses", .array(g.poses.map { .string($0.rawValue) })),
+                EventField("distance", .string(g.distance.rawValue)),
+                EventField("positions", .array(g.positions.map { .string($0.rawValue) })),
+            ]))
+        }
+        switch phase {
+        case .positioning:
+            if g.isValid && g.isStill { effects += beginCountdown() }
+        case .countdown:
+            if !(g.isValid && g.isStill) {
+                effects += restart(because: g)
+            } else {
+                effects += advanceClock()
+            }
+        case .recording:
+            if !g.isValid {
+                effects += [.abortRecording] + restart(because: g)
+            } else {
+                effects.append(.recordFrame(frameIndex: g.frameIndex))
+                if settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount) {
+                    effects.append(.collectFrame(frameIndex: g.frameIndex))
+                    collectedFrameCount += 1
+                }
+                recordedFrameCount += 1
+                effects += advanceRecording(reportProgress: true)
+            }
+        default: break
+        }
+        return effects
+    }
+
+    private mutating func restart(because g: GuidanceResult) -> [Effect] {
+        phase = .positioning
+        restartReason = g.hint
+        countdownRemaining = nil
+        recordingProgress = 0
+        recordedFrameCount = 0
+        collectedFrameCount = 0
+        return []
+    }
+
+    private mutating func beginCountdown() -> [Effect] {
+        restartReason = nil
+        let total = settings.options.countdownMs
+        if total == 0 { return startRecordingPhase() }
+        phase = .countdown
+        countdownStartMs = nowMs
+        let remaining = (total + 999) / 1000
+        countdownRemaining = remaining
+        return [emit(.faceCaptureCountDown, [EventField("remaining", .int(remaining))])]
+    }
+
+    private mutating func startRecordingPhase() -> [Effect] {
+        phase = .recording
+        recordingStartMs = nowMs
+        countdownRemaining = nil
+        recordingProgress = 0
+        recordedFrameCount = 0
+        collectedFrameCount = 0
+        return [.startRecording, emit(.videoRecordStarted), emit(.faceCaptureStarted)]
+    }
+
+    private mutating func advanceClock() -> [Effect] {
+        guard screen == .capture else { return [] }
+        switch phase {
+        case .countdown:
+            let total = settings.options.countdownMs
+            let elapsed = nowMs - countdownStartMs
+            if elapsed >= total { return startRecordingPhase() }
+            let remaining = (total - elapsed + 999) / 1000
+            guard remaining != countdownRemaining else { return [] }
+            countdownRemaining = remaining
+            return [emit(.faceCaptureCountDown, [EventField("remaining", .int(remaining))])]
+        case .recording:
+            return advanceRecording(reportProgress: false)
+        default:
+            return []
+        }
+    }
+
+    private mutating func advanceRecording(reportProgress: Bool) -> [Effect] {
+        let elapsed = nowMs - recordingStartMs
+        let p = min(1, Double(max(0, elapsed)) / Double(recordingDurationMs))
+        if p >= 1 { return finishRecording() }
+        let rounded = (p * 1000).rounded() / 1000
+        guard reportProgress, rounded > recordingProgress else { return [] }
+        recordingProgress = rounded
+        return progressEvents(rounded)
+    }
+
+    private func progressEvents(_ p: Double) -> [Effect] {
+        [emit(.videoRecordProgress, [EventField("progress", .double(p))]),
+         emit(.faceCaptureProgress, [EventField("progress", .double(p))])]
+    }
+
+    private mutating func finishRecording() -> [Effect] {
+        var effects: [Effect] = recordingProgress < 1 ? progressEvents(1) : []
+        recordingProgress = 1
+        phase = .finished
+        screen = .result
+        effects += [.stopRecording, emit(.videoRecordEnded), emit(.faceCaptureSuccess, [
+            EventField("frames", .int(recordedFrameCount)),
+            EventField("collected", .int(collectedFrameCount)),
+            EventField("durationMs", .int(recordingDurationMs)),
+        ]), .writeResult, .showScreen(.result)]
+        if !settings.interactive { effects.append(.exit(.recorded)) }
+        return effects
+    }
+
+    // MARK: failure
+
+    private func exitCode(for reason: FailureReason) -> FlowExit {
+        switch reason {
+        case .camera: return .cameraUnavailable
+        case .sourceEnded, .timeout: return .timedOut
+        }
+    }
+
+    private mutating func fail(_ reason: FailureReason) -> [Effect] {
+        guard screen != .result, screen != .failed else { return [] }
+        let abort: [Effect] = isRecording ? [.abortRecording] : []
+        failure = reason
+        screen = .failed
+        permissionRequestPending = false
+        var effects = abort + [emit(.faceCaptureFailed, [EventField("reason", .string(reason.eventText))]), .showScreen(.failed)]
+        if !settings.interactive { effects.append(.exit(exitCode(for: reason))) }
+        return effects
+    }
+}

@@ -1,0 +1,185 @@
+// Configuration types, named as in the seed SDKs: Unissey (`AcquisitionPreset`, `SessionConfig`,
+// `RecordingConfig`, `UiConfig`, `VideoQuality`) and Mobai (`CaptureOptions`). Pure values.
+
+/// A video quality, in order of preference (Unissey `VideoQuality`).
+public enum VideoQuality: String, Sendable, CaseIterable, Codable {
+    /// 144p.
+    case lowest
+    /// 480p.
+    case sd
+    /// 720p.
+    case hd
+    /// 1080p.
+    case fhd
+    /// 2160p.
+    case uhd
+    /// The highest resolution the camera offers.
+    case highest
+
+    /// Frame height in pixels this quality stands for; nil for `highest`.
+    public var height: Int? {
+        switch self {
+        case .lowest: return 144
+        case .sd: return 480
+        case .hd: return 720
+        case .fhd: return 1080
+        case .uhd: return 2160
+        case .highest: return nil
+        }
+    }
+}
+
+/// How the video is recorded (Unissey `AcquisitionPreset`): a duration and preferred qualities.
+public enum AcquisitionPreset: String, Sendable, CaseIterable, Codable {
+    /// 1 s, 720p if possible else 1080p: "the preset most use cases rely on" (Unissey reference 3.1).
+    case selfieFast
+    /// 3 s, 720p if possible else 1080p: for PVID "substantial" compliance (Unissey reference 3.1).
+    case selfieSubstantial
+
+    /// Recording duration in milliseconds: 1000 (`selfieFast`) or 3000 (`selfieSubstantial`).
+    public var recordingDurationMs: Int {
+        switch self {
+        case .selfieFast: return 1000
+        case .selfieSubstantial: return 3000
+        }
+    }
+
+    /// Preferred qualities, best first: `[.hd, .fhd]` for both presets (Unissey reference 3.1).
+    public var qualities: [VideoQuality] { [.hd, .fhd] }
+}
+
+/// Recording overrides (Unissey `RecordingConfig`). Every field nil = take the preset's value.
+public struct RecordingConfig: Sendable, Equatable, Codable {
+    /// Recording duration in milliseconds; overrides the preset when set (Unissey default nil).
+    public var recordingDurationMs: Int?
+    /// Qualities in order of preference; overrides the preset when set (Unissey default nil).
+    public var qualities: [VideoQuality]?
+    public init(recordingDurationMs: Int? = nil, qualities: [VideoQuality]? = nil) {
+        self.recordingDurationMs = recordingDurationMs; self.qualities = qualities
+    }
+}
+
+/// Screen options (Unissey `UiConfig`). Defaults are Unissey's: all true.
+public struct UiConfig: Sendable, Equatable, Codable {
+    /// Show the first instructions screen (default true).
+    public var showInstructions: Bool
+    /// Show the Start button on the capture screen; when false the capture starts by itself as
+    /// soon as the camera is ready (`cameraReady`) (default true).
+    public var showVideoCaptureButton: Bool
+    /// In a wide window, put the inputs (texts, button) right of the preview; false = left
+    /// (default true).
+    public var showWideWindowPreviewInputsToTheRight: Bool
+    public init(showInstructions: Bool = true, showVideoCaptureButton: Bool = true,
+                showWideWindowPreviewInputsToTheRight: Bool = true) {
+        self.showInstructions = showInstructions
+        self.showVideoCaptureButton = showVideoCaptureButton
+        self.showWideWindowPreviewInputsToTheRight = showWideWindowPreviewInputsToTheRight
+    }
+}
+
+/// A session's configuration (Unissey `SessionConfig`): the preset plus overrides.
+public struct SessionConfig: Sendable, Equatable, Codable {
+    public var preset: AcquisitionPreset
+    public var recordingConfig: RecordingConfig
+    public var uiConfig: UiConfig
+    public init(preset: AcquisitionPreset = .selfieFast, recordingConfig: RecordingConfig = RecordingConfig(),
+                uiConfig: UiConfig = UiConfig()) {
+        self.preset = preset; self.recordingConfig = recordingConfig; self.uiConfig = uiConfig
+    }
+
+    /// The duration actually recorded, in ms: the override if set (clamped to ≥ 1), else the preset's.
+    public var effectiveRecordingDurationMs: Int {
+        max(1, recordingConfig.recordingDurationMs ?? preset.recordingDurationMs)
+    }
+
+    /// The qualities actually requested, best first: the override if set and non-empty, else the preset's.
+    public var effectiveQualities: [VideoQuality] {
+        if let q = recordingConfig.qualities, !q.isEmpty { return q }
+        return preset.qualities
+    }
+}
+
+/// Mobai `MBTargetResolution`: the camera resolution asked for (either orientation).
+public enum TargetResolution: String, Sendable, CaseIterable, Codable {
+    /// 960×540 (Mobai `qHD960x540`, the default).
+    case qhd
+    /// 1280×720.
+    case hd720
+    /// 1920×1080.
+    case hd1080
+    /// 3840×2160.
+    case uhd4k
+
+    /// Long side × short side in pixels.
+    public var size: (long: Int, short: Int) {
+        switch self {
+        case .qhd: return (960, 540)
+        case .hd720: return (1280, 720)
+        case .hd1080: return (1920, 1080)
+        case .uhd4k: return (3840, 2160)
+        }
+    }
+}
+
+/// Mobai capture constraints: V1 (landmark-based `FaceStatus`) or V2 (bounding-box based lists).
+public enum CaptureConstraints: String, Sendable, CaseIterable, Codable {
+    case v1, v2
+}
+
+/// Mobai `PreviewScaleType`: `fit` shows the whole frame (letterboxed); `fill` fills the preview
+/// area and crops the overflow (the preview only: recordings are never cropped).
+public enum PreviewScaleType: String, Sendable, CaseIterable, Codable {
+    case fit, fill
+}
+
+/// The Mobai capture-session options. Defaults are the Mobai SDK's documented ones (mobai
+/// biometric README "Options" table and `MBCaptureSessionOptions`): 10 frames before capture,
+/// 3 frames to collect, an interval of 10 frames, 4 s before the automatic capture, qHD, V1
+/// constraints, `fill`, no payload optimisation.
+public struct CaptureOptions: Sendable, Equatable, Codable {
+    /// Frames to skip after the recording starts before collecting the first frame (Mobai default 10).
+    public var numberOfFramesBeforeCapture: Int
+    /// How many frames to collect as stills (Mobai default 3).
+    public var numberOfFrameToCollect: Int
+    /// After the first collected frame, collect one every `frameInterval` frames (Mobai default 10; ≥ 1).
+    public var frameInterval: Int
+    /// Countdown in seconds while the face is valid and still before recording starts (Mobai default 4).
+    public var timeBeforeAutomaticCapture: Double
+    /// Camera resolution asked for (Mobai default qHD 960×540).
+    public var targetResolution: TargetResolution
+    /// Face constraints V1 or V2 (Mobai default V1).
+    public var captureConstraints: CaptureConstraints
+    /// Preview scaling (Mobai default `fill`).
+    public var previewScaleType: PreviewScaleType
+    /// Crop collected frames to the face and re-encode them smaller (Mobai default false).
+    public var payloadOptimization: Bool
+
+    public init(numberOfFramesBeforeCapture: Int = 10, numberOfFrameToCollect: Int = 3, frameInterval: Int = 10,
+                timeBeforeAutomaticCapture: Double = 4, targetResolution: TargetResolution = .qhd,
+                captureConstraints: CaptureConstraints = .v1, previewScaleType: PreviewScaleType = .fill,
+                payloadOptimization: Bool = false) {
+        self.numberOfFramesBeforeCapture = numberOfFramesBeforeCapture
+        self.numberOfFrameToCollect = numberOfFrameToCollect
+        self.frameInterval = frameInterval
+        self.timeBeforeAutomaticCapture = timeBeforeAutomaticCapture
+        self.targetResolution = targetResolution
+        self.captureConstraints = captureConstraints
+        self.previewScaleType = previewScaleType
+        self.payloadOptimization = payloadOptimization
+    }
+
+    /// Countdown in whole milliseconds, clamped to 0...86 400 000 (a day; NaN counts as 0).
+    public var countdownMs: Int {
+        let s = timeBeforeAutomaticCapture
+        guard !s.isNaN, s > 0 else { return 0 }
+        return Int((min(s, 86_400) * 1000).rounded())
+    }
+
+    /// Whether the `k`-th recorded frame (0-based, counted from the recording start) is collected:
+    /// `k ≥ numberOfFramesBeforeCapture`, on the `frameInterval` grid after it, and fewer than
+    /// `numberOfFrameToCollect` frames collected so far (Mobai option descriptions).
+    public func collects(recordedFrame k: Int, alreadyCollected: Int) -> Bool {
+        guard alreadyCollected < numberOfFrameToCollect, k >= numberOfFramesBeforeCapture else { return false }
+        return (k - numberOfFramesBeforeCapture) % max(1, frameInterval) == 0
+    }
+}

@@ -1,0 +1,74 @@
+// The events the flow reports (DESIGN.md "Events"; names from the Unissey `UnisseyEvent` list and
+// the Mobai delegate callbacks). The state machine returns them as `Effect.emit`; the app writes
+// them as JSON Lines (`--events`).
+
+/// The name of a reported event, exactly as written in the event log.
+public enum EventName: String, Sendable, CaseIterable, Codable {
+    case instructionsShown, cameraPermissionShown, cameraPermissionRequested, cameraPermissionAccepted
+    case cameraPermissionDenied, cameraPreviewShown, cameraReady, videoCaptureStarted
+    case videoRecordStarted, videoRecordProgress, videoRecordEnded
+    case faceValidating, faceBoundingBoxValidating, faceCaptureCountDown, faceCaptureStarted
+    case faceCaptureProgress, faceCaptureSuccess, faceCaptureFailed
+}
+
+/// A JSON value for an event field (no objects needed: fields are flat).
+public enum JSONValue: Sendable, Equatable {
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case bool(Bool)
+    case array([JSONValue])
+    case null
+}
+
+/// One event field, kept in insertion order so log lines are stable.
+public struct EventField: Sendable, Equatable {
+    public var key: String
+    public var value: JSONValue
+    public init(_ key: String, _ value: JSONValue) { self.key = key; self.value = value }
+}
+
+/// One reported event: its name, the time it happened (ms, from the injected clock) and its fields.
+public struct FlowEvent: Sendable, Equatable {
+    public var name: EventName
+    /// Milliseconds on the runtime's clock (the last `tick(nowMs:)` the machine saw).
+    public var tMs: Int
+    public var fields: [EventField]
+    public init(_ name: EventName, tMs: Int, fields: [EventField] = []) {
+        self.name = name; self.tMs = tMs; self.fields = fields
+    }
+
+    /// The value of field `key`, if present.
+    public subscript(key: String) -> JSONValue? { fields.first { $0.key == key }?.value }
+}
+
+/// Why a capture failed for good (`faceCaptureFailed` `reason`, failed screen, exit code).
+public enum FailureReason: Sendable, Equatable {
+    /// The camera stopped or could not be opened; the text is the system's message.
+    case camera(String)
+    /// The file source ended before the capture completed.
+    case sourceEnded
+    /// `--timeout` ran out.
+    case timeout
+
+    /// The `reason` field of `faceCaptureFailed`: `camera: <message>`, `sourceEnded`, `timeout`.
+    public var eventText: String {
+        switch self {
+        case .camera(let m): return "camera: " + m
+        case .sourceEnded: return "sourceEnded"
+        case .timeout: return "timeout"
+        }
+    }
+}
+
+/// How the process ends; raw values are the exit codes of DESIGN.md "Exit codes".
+public enum FlowExit: Int32, Sendable, Equatable {
+    /// A capture was recorded (0).
+    case recorded = 0
+    /// The camera failed (69, EX_UNAVAILABLE).
+    case cameraUnavailable = 69
+    /// Timed out or the source ended first (75, EX_TEMPFAIL).
+    case timedOut = 75
+    /// The user cancelled with q or Ctrl-C (130).
+    case cancelled = 130
+}

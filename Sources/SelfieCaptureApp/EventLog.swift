@@ -1,0 +1,96 @@
+import CaptureFlow
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Errors opening the event log.
+public enum EventLogError: Error, Equatable, Sendable {
+    /// `open(2)` failed for `path`.
+    case open(path: String, errno: Int32)
+}
+
+/// Writes flow events as JSON Lines (`--events FILE|-`): one object per line,
+/// `{"event": NAME, "t_ms": N, …fields}`, fields in the order the state machine gave them.
+/// Each line is written at once (no buffering), so a tester can follow the file live.
+/// Never point it at stdout while the curses backend draws there.
+public final class EventLog {
+    private let sink: (String) -> Void
+    private var fd: Int32 = -1
+
+    /// A log that hands each line (ending in `\n`) to `sink`.
+    public init(sink: @escaping (String) -> Void) { self.sink = sink }
+
+    /// A log to `path`, or stdout for `-`. The file is created (mode 0600) or truncated.
+    /// - Throws: `EventLogError.open`.
+    public convenience init(path: String) throws {
+        if path == "-" {
+            self.init { line in
+                var bytes = Array(line.utf8)
+                _ = bytes.withUnsafeMutableBufferPointer { Glibc.write(1, $0.baseAddress, $0.count) }
+            }
+            return
+        }
+        let f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard f >= 0 else { throw EventLogError.open(path: path, errno: errno) }
+        self.init { line in
+            var bytes = Array(line.utf8)
+            var off = 0
+            while off < bytes.count {
+                let n = bytes.withUnsafeMutableBufferPointer { buf -> Int in
+                    guard let base = buf.baseAddress else { return -1 }
+                    return Glibc.write(f, base + off, buf.count - off)
+                }
+                if n > 0 { off += n } else if n < 0 && errno == EINTR { continue } else { break }
+            }
+        }
+        fd = f
+    }
+
+    /// Writes one event line.
+    public func write(_ event: FlowEvent) { sink(Self.jsonLine(event) + "\n") }
+
+    /// Closes the file (stdout stays open).
+    public func close() {
+        if fd >= 0 { _ = Glibc.close(fd); fd = -1 }
+    }
+
+    deinit { close() }
+
+    /// The JSON object for `event`, without the newline.
+    public static func jsonLine(_ event: FlowEvent) -> String {
+        var s = "{\"event\":" + quote(event.name.rawValue) + ",\"t_ms\":" + String(event.tMs)
+        for f in event.fields { s += "," + quote(f.key) + ":" + json(f.value) }
+        return s + "}"
+    }
+
+    static func json(_ v: JSONValue) -> String {
+        switch v {
+        case .int(let i): return String(i)
+        case .double(let d): return d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)) : "null"
+        case .string(let s): return quote(s)
+        case .bool(let b): return b ? "true" : "false"
+        case .array(let a): return "[" + a.map(json).joined(separator: ",") + "]"
+        case .null: return "null"
+        }
+    }
+
+    /// A JSON string literal (RFC 8259 escapes).
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let h = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,104 @@
+import CaptureFlow
+import Localization
+
+/// Input from the terminal.
+public enum InputEvent: Sendable, Equatable {
+    case key(Key)
+    /// The terminal changed size (curses `KEY_RESIZE`).
+    case resized(Size)
+}
+
+/// Where screens go. The runtime loop (one thread) owns it:
+///
+/// ```
+/// loop {
+///     poll([camera fd, backend.inputFD].compactMap { $0 }, timeout: until the next frame/tick)
+///     while let input = backend.readInput(timeoutMs: 0) {   // drain keys
+///         switch input { case .key(let k): feed(.keyPressed(k)); case .resized: feed(.terminalResized) }
+///     }
+///     … feed tick / frames, carry out effects …
+///     backend.draw(Screens.render(view, context: RenderContext(size: backend.size, …,
+///                  colorMode: backend.colorMode, glyphs: backend.glyphs)))
+/// }
+/// backend.end()
+/// ```
+public protocol TerminalBackend: AnyObject {
+    /// Current size in cells.
+    var size: Size { get }
+    /// Colours the backend can show.
+    var colorMode: ColorMode { get }
+    /// Glyph set (ASCII when the locale cannot show UTF-8).
+    var glyphs: Glyphs { get }
+    /// A descriptor to poll for input, if the backend reads keys.
+    var inputFD: Int32? { get }
+    /// Shows a rendered screen.
+    func draw(_ screen: RenderedScreen)
+    /// The next input, waiting at most `timeoutMs` (0 = do not wait); nil when none.
+    func readInput(timeoutMs: Int) -> InputEvent?
+    /// Restores the terminal. Safe to call twice.
+    func end()
+}
+
+/// Draws nothing and reads nothing (scripted runs, `--renderer null`).
+public final class NullBackend: TerminalBackend {
+    public let size: Size
+    public init(size: Size = Size(cols: 80, rows: 24)) { self.size = size }
+    public var colorMode: ColorMode { .none }
+    public var glyphs: Glyphs { .unicode }
+    public var inputFD: Int32? { nil }
+    public func draw(_ screen: RenderedScreen) {}
+    public func readInput(timeoutMs: Int) -> InputEvent? { nil }
+    public func end() {}
+}
+
+/// No escape codes: prints each screen's text when the screen changes and each status (hint,
+/// countdown, progress) change as one line. For screen readers, logs and `TERM=dumb`.
+public final class PlainBackend: TerminalBackend {
+    public let size: Size
+    private let write: (String) -> Void
+    private var lastLines: [String]?
+    private var lastStatus: String?
+
+    /// - Parameter write: receives whole lines, each ending in `\n` (e.g. to stdout).
+    public init(size: Size = Size(cols: 80, rows: 24), write: @escaping (String) -> Void) {
+        self.size = size; self.write = write
+    }
+    public var colorMode: ColorMode { .none }
+    public var glyphs: Glyphs { .unicode }
+    public var inputFD: Int32? { nil }
+
+    public func draw(_ screen: RenderedScreen) {
+        if screen.lines != lastLines {
+            lastLines = screen.lines
+            lastStatus = nil
+            write(screen.lines.joined(separator: "\n") + "\n")
+        }
+        if let s = screen.status, s != lastStatus {
+            write(s + "\n")
+        }
+        lastStatus = screen.status
+    }
+    public func readInput(timeoutMs: Int) -> InputEvent? { nil }
+    public func end() {}
+}
+
+/// `--renderer` values.
+public enum RendererChoice: String, Sendable, CaseIterable {
+    case curses, plain, null
+
+    /// The renderer to use: the requested one, else plain when stdout is not a terminal or
+    /// `TERM` is unset, empty or `dumb`, else curses (issue #6 "plain").
+    public static func resolve(requested: RendererChoice?, stdoutIsTTY: Bool, term: String?) -> RendererChoice {
+        if let r = requested { return r }
+        guard stdoutIsTTY, let t = term, !t.isEmpty, t != "dumb" else { return .plain }
+        return .curses
+    }
+}
+
+extension RenderContext {
+    /// A context sized and capable as `backend` is now.
+    public init(backend: TerminalBackend, strings: any Localizing, theme: Theme, layout: Layout = Layout()) {
+        self.init(size: backend.size, strings: strings, theme: theme, layout: layout,
+                  colorMode: theme.noColor ? .none : backend.colorMode, glyphs: backend.glyphs)
+    }
+}

@@ -1,0 +1,348 @@
+import CNcursesw
+import CaptureFlow
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: restore on signals (bug reports TUI-04, TUI-05, TUI-06)
+//
+// The handler may only do async-signal-safe things: it writes precomputed bytes (rmcup, cnorm,
+// sgr0 from terminfo) with write(2), retrying EAGAIN/EINTR, restores the saved termios with
+// tcsetattr(3), resets the signal to its default action and re-raises it, so the process still
+// dies of the signal (and a shell reports 128+N). SIGKILL cannot be caught: `reset` or
+// `stty sane` fixes the terminal then.
+
+nonisolated(unsafe) private var restoreFD: Int32 = -1
+nonisolated(unsafe) private var restoreBytes = [UInt8](repeating: 0, count: 256)
+nonisolated(unsafe) private var restoreLength = 0
+nonisolated(unsafe) private var restoreTermios = termios()
+nonisolated(unsafe) private var restoreTermiosValid = false
+nonisolated(unsafe) private var atexitInstalled = false
+
+/// Signals after which the terminal is restored before the process dies.
+let restoredSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT]
+
+private func writeRestoreSequence() {
+    guard restoreFD >= 0 else { return }
+    var off = 0, spins = 0
+    restoreBytes.withUnsafeBufferPointer { buf in
+        guard let base = buf.baseAddress else { return }
+        while off < restoreLength && spins < 10_000 {
+            let n = write(restoreFD, base + off, restoreLength - off)
+            if n > 0 { off += n } else if n < 0 && (errno == EAGAIN || errno == EINTR) { spins += 1 } else { break }
+        }
+    }
+    if restoreTermiosValid { _ = tcsetattr(restoreFD, TCSANOW, &restoreTermios) }
+}
+
+private func restoreAndReraise(_ sig: Int32) {
+    writeRestoreSequence()
+    restoreFD = -1
+    signal(sig, SIG_DFL)
+    raise(sig)
+}
+
+private func restoreAtExit() {
+    writeRestoreSequence()
+    restoreFD = -1
+}
+
+/// The curses screen backend: ncursesw on the alternate screen, wide characters, colour pairs
+/// from a cache (all pairs come from it, so no fixed pair can be overwritten; when the pair
+/// table is full the cache restarts and the whole screen is redrawn, PLATFORM-NOTES "alloc_pair
+/// wrapped"), and only cells that changed since the last frame are sent.
+public final class CursesBackend: TerminalBackend {
+    private let terminal: CursesTerminal
+    public let colorMode: ColorMode
+    public let glyphs: Glyphs
+    /// terminfo `colors` and `pairs` of the terminal type in use.
+    public let terminfoColors: Int
+    public let terminfoPairs: Int
+    /// The terminal type curses was started with (may be `xterm-direct`, see `terminalType`).
+    public let termType: String
+    private let outFD: Int32
+    private let inFD: Int32
+    /// What the terminal shows now (the last cell sent at each position).
+    private var previous: Canvas?
+    /// Largest per-channel difference (0...255) under which an RGB colour counts as unchanged, so
+    /// camera noise does not resend a preview cell; 0 disables it. Default 6.
+    public var colorTolerance = 6
+    private var pairCache: [PairKey: Int32] = [:]
+    private var nextPair: Int32 = 1
+    private let maxPair: Int32
+    private var savedStderr: Int32 = -1
+    private var ended = false
+    private var wbuf = [wchar_t](repeating: 0, count: 6)
+
+    struct PairKey: Hashable { var fg: Int32; var bg: Int32 }
+
+    /// The terminal type to open: `xterm-direct` when `COLORTERM` announces truecolor, `TERM` is
+    /// an xterm-like type without direct colour and that terminfo entry exists; else `TERM`.
+    public static func terminalType(term: String, environment: [String: String]) -> String {
+        guard ColorQuantizer.announcesTruecolor(environment), term.hasPrefix("xterm"), !term.contains("direct") else { return term }
+        for dir in ["/usr/share/terminfo/x/xterm-direct", "/lib/terminfo/x/xterm-direct", "/etc/terminfo/x/xterm-direct"]
+        where access(dir, R_OK) == 0 {
+            return "xterm-direct"
+        }
+        return term
+    }
+
+    /// Starts curses on `outputFD`/`inputFD`.
+    /// - Parameters:
+    ///   - term: terminal type (default `TERM`, else `xterm-256color`).
+    ///   - quietStderr: when stderr is a terminal, send it to /dev/null while curses draws (libv4l2
+    ///     and other libraries print there), restored by `end()`.
+    /// - Throws: `CursesError.cannotInitialise`.
+    public init(term: String? = nil, outputFD: Int32 = 1, inputFD: Int32 = 0,
+                environment: [String: String], quietStderr: Bool = true) throws {
+        let requested = term ?? environment["TERM"] ?? "xterm-256color"
+        let type = Self.terminalType(term: requested, environment: environment)
+        let utf8 = CursesTerminal.ensureUTF8Locale()
+        var saved = termios()
+        let haveTermios = tcgetattr(outputFD, &saved) == 0
+        let t: CursesTerminal
+        do { t = try CursesTerminal(term: type, outputFD: outputFD, inputFD: inputFD) } catch {
+            guard type != requested else { throw error }
+            t = try CursesTerminal(term: requested, outputFD: outputFD, inputFD: inputFD)
+        }
+        terminal = t
+        termType = type
+        outFD = outputFD
+        inFD = inputFD
+        raw(); noecho(); nonl()
+        keypad(cnc_stdscr(), true)
+        _ = set_escdelay(25)
+        // Never postpone a refresh because keys are pending: the preview must keep moving while
+        // a key is held (curses' typeahead check would skip the update).
+        _ = typeahead(-1)
+        _ = curs_set(0)
+        if has_colors() {
+            _ = start_color()
+            _ = use_default_colors()
+        }
+        terminfoColors = Int(cnc_colors())
+        terminfoPairs = Int(cnc_color_pairs())
+        maxPair = Int32(max(0, min(terminfoPairs - 1, 65_535)))
+        colorMode = has_colors() ? ColorQuantizer.mode(terminfoColors: terminfoColors, environment: environment) : .none
+        glyphs = utf8 ? .unicode : .asciiOnly
+
+        // Restore sequence for signals and exit.
+        var bytes: [UInt8] = []
+        for cap in ["sgr0", "cnorm", "rmcup"] {
+            if let p = tigetstr(cap), Int(bitPattern: p) != -1 {
+                bytes += Array(String(cString: p).utf8)
+            }
+        }
+        bytes += Array("\r\n".utf8)
+        restoreLength = min(bytes.count, restoreBytes.count)
+        for i in 0..<restoreLength { restoreBytes[i] = bytes[i] }
+        restoreTermios = saved
+        restoreTermiosValid = haveTermios
+        restoreFD = outputFD
+        // Handlers, and the signals unblocked on this thread: a mask inherited from a parent
+        // (some launchers block SIGTERM/SIGHUP) would otherwise keep the handler from running.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in restoredSignals {
+            let old = signal(s, restoreAndReraise)
+            if let old, unsafeBitCast(old, to: Int.self) == 1 {  // SIG_IGN (e.g. nohup): keep ignoring
+                signal(s, SIG_IGN)
+                continue
+            }
+            sigaddset(&set, s)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        if !atexitInstalled { atexitInstalled = true; atexit { restoreAtExit() } }
+
+        if quietStderr && isatty(2) == 1 {
+            savedStderr = dup(2)
+            let devnull = open("/dev/null", O_WRONLY)
+            if devnull >= 0 { dup2(devnull, 2); close(devnull) }
+        }
+    }
+
+    public var size: Size { let s = terminal.size; return Size(cols: s.cols, rows: s.rows) }
+    public var inputFD: Int32? { inFD }
+
+    private func attrs(_ a: Attributes) -> attr_t {
+        var r = cnc_a_normal()
+        if a.contains(.bold) { r |= cnc_a_bold() }
+        if a.contains(.dim) { r |= cnc_a_dim() }
+        if a.contains(.underline) { r |= cnc_a_underline() }
+        if a.contains(.reverse) { r |= cnc_a_reverse() }
+        if a.contains(.italic) { r |= cnc_a_italic() }
+        return r
+    }
+
+    /// The pair for `style`, or nil when the table is full (the caller restarts the frame).
+    private func pair(for style: Style) -> Int32? {
+        guard colorMode != .none else { return 0 }
+        let fg = Int32(ColorQuantizer.number(style.fg, mode: colorMode, colors: terminfoColors))
+        let bg = Int32(ColorQuantizer.number(style.bg, mode: colorMode, colors: terminfoColors))
+        if fg == -1 && bg == -1 { return 0 }
+        let key = PairKey(fg: fg, bg: bg)
+        if let p = pairCache[key] { return p }
+        guard nextPair <= maxPair else { return nil }
+        let p = nextPair
+        nextPair += 1
+        _ = init_extended_pair(p, fg, bg)
+        pairCache[key] = p
+        return p
+    }
+
+    /// Text a non-UTF-8 terminal can show: ASCII as is, accents dropped, a few symbols mapped,
+    /// anything else `?`.
+    static func asciiFallback(_ c: Character) -> Character {
+        if c.isASCII { return c }
+        switch c {
+        case "…": return "."
+        case "·", "•", "─", "━": return "-"
+        case "«", "»", "“", "”": return "\""
+        case "’", "‘": return "'"
+        case "×": return "x"
+        case "│", "┃": return "|"
+        case "▀", "█": return "#"
+        case "░": return "-"
+        default: break
+        }
+        // Base letter of a precomposed Latin letter (é → e) via the scalar's canonical decomposition.
+        if let first = c.unicodeScalars.first, let base = Self.latinBase(first) { return base }
+        return "?"
+    }
+
+    static func latinBase(_ s: Unicode.Scalar) -> Character? {
+        let table: [ClosedRange<UInt32>: Character] = [
+            0xC0...0xC5: "A", 0xC7...0xC7: "C", 0xC8...0xCB: "E", 0xCC...0xCF: "I", 0xD2...0xD6: "O", 0xD9...0xDC: "U",
+            0xE0...0xE5: "a", 0xE7...0xE7: "c", 0xE8...0xEB: "e", 0xEC...0xEF: "i", 0xF2...0xF6: "o", 0xF9...0xFC: "u",
+            0x152...0x152: "O", 0x153...0x153: "o", 0xFF...0xFF: "y", 0xD1...0xD1: "N", 0xF1...0xF1: "n",
+        ]
+        for (range, ch) in table where range.contains(s.value) { return ch }
+        return nil
+    }
+
+    /// Sends the cells that changed since the last frame (all of them after a resize or a pair
+    /// table restart) and refreshes.
+    public func draw(_ screen: RenderedScreen) {
+        guard !ended else { return }
+        let canvas = screen.canvas
+        var full = previous == nil || previous?.width != canvas.width || previous?.height != canvas.height
+        if full { werase(cnc_stdscr()) }
+        var shown = canvas.cells
+        var attempt = 0
+        outer: while attempt < 2 {
+            attempt += 1
+            for y in 0..<canvas.height {
+                for x in 0..<canvas.width {
+                    let cell = canvas[x, y]
+                    if !full, let prev = previous {
+                        let old = prev[x, y]
+                        if old == cell || Self.similar(old, cell, tolerance: colorTolerance) {
+                            shown[y * canvas.width + x] = old
+                            continue
+                        }
+                    }
+                    guard let ch = cell.text else { continue }
+                    var p = pair(for: cell.style)
+                    if p == nil {
+                        if attempt == 1 {
+                            // Pair table full: start over with an empty cache and repaint everything.
+                            pairCache.removeAll(keepingCapacity: true)
+                            nextPair = 1
+                            full = true
+                            continue outer
+                        }
+                        p = 0
+                    }
+                    let shown = glyphs.ascii ? Self.asciiFallback(ch) : ch
+                    var n = 0
+                    for s in shown.unicodeScalars where n < 4 { wbuf[n] = wchar_t(bitPattern: s.value); n += 1 }
+                    wbuf[n] = 0
+                    _ = cnc_mvadd_cell(Int32(y), Int32(x), wbuf, attrs(cell.style.attrs), p ?? 0)
+                }
+            }
+            break
+        }
+        var sent = canvas
+        sent.replaceCells(shown)
+        previous = sent
+        terminal.refresh()
+    }
+
+    /// Same glyph and attributes, and every RGB channel of both colours within `tolerance`.
+    static func similar(_ a: Cell, _ b: Cell, tolerance: Int) -> Bool {
+        guard tolerance > 0, a.text == b.text, a.style.attrs == b.style.attrs,
+              case .rgb(let af) = a.style.fg, case .rgb(let bf) = b.style.fg,
+              case .rgb(let ab) = a.style.bg, case .rgb(let bb) = b.style.bg else { return false }
+        @inline(__always) func near(_ p: RGB, _ q: RGB) -> Bool {
+            abs(Int(p.r) - Int(q.r)) <= tolerance && abs(Int(p.g) - Int(q.g)) <= tolerance && abs(Int(p.b) - Int(q.b)) <= tolerance
+        }
+        return near(af, bf) && near(ab, bb)
+    }
+
+    /// Reads one key or resize. Enter/Return → enter, Space → space, Esc → escape, Backspace/DEL
+    /// → backspace, Ctrl-C → interrupt (raw mode), other printable keys → character; function
+    /// keys are skipped.
+    public func readInput(timeoutMs: Int) -> InputEvent? {
+        guard !ended else { return nil }
+        // The size is also checked directly (one ioctl): ncurses only turns SIGWINCH into
+        // KEY_RESIZE when it could install its handler, which a host process may have prevented.
+        var ws = winsize()
+        if ioctl(outFD, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0, ws.ws_col > 0 {
+            let now = size
+            if Int(ws.ws_row) != now.rows || Int(ws.ws_col) != now.cols {
+                _ = resizeterm(Int32(ws.ws_row), Int32(ws.ws_col))
+                previous = nil
+                // Drop the KEY_RESIZE ncurses may have queued for the same change.
+                wtimeout(cnc_stdscr(), 0)
+                var ch: wint_t = 0
+                let r = wget_wch(cnc_stdscr(), &ch)
+                let code = Int32(bitPattern: ch)
+                if r == KEY_CODE_YES, code != cnc_key_resize() {
+                    _ = ungetch(code)
+                } else if r == cnc_ok() {
+                    _ = unget_wch(wchar_t(bitPattern: ch))
+                }
+                return .resized(size)
+            }
+        }
+        var wait = Int32(max(0, timeoutMs))
+        while true {
+            wtimeout(cnc_stdscr(), wait)
+            var ch: wint_t = 0
+            let r = wget_wch(cnc_stdscr(), &ch)
+            if r == cnc_err() { return nil }
+            wait = 0
+            let code = Int32(bitPattern: ch)
+            if r == KEY_CODE_YES {
+                if code == cnc_key_resize() { previous = nil; return .resized(size) }
+                if code == cnc_key_enter() { return .key(.enter) }
+                if code == cnc_key_backspace() { return .key(.backspace) }
+                continue
+            }
+            switch code {
+            case 10, 13: return .key(.enter)
+            case 32: return .key(.space)
+            case 27: return .key(.escape)
+            case 8, 127: return .key(.backspace)
+            case 3: return .key(.interrupt)
+            default:
+                guard code > 32, let s = Unicode.Scalar(UInt32(code)) else { continue }
+                return .key(.character(Character(s)))
+            }
+        }
+    }
+
+    /// Leaves curses (alternate screen off, cursor shown, modes restored), puts stderr back and
+    /// removes the signal handlers.
+    public func end() {
+        guard !ended else { return }
+        ended = true
+        for s in restoredSignals { signal(s, SIG_DFL) }
+        restoreFD = -1
+        _ = curs_set(1)
+        terminal.end()
+        if savedStderr >= 0 { dup2(savedStderr, 2); close(savedStderr); savedStderr = -1 }
+    }
+
+    deinit { end() }
+}

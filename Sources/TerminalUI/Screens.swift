@@ -1,0 +1,358 @@
+import CaptureFlow
+import Localization
+
+/// What the loading screen shows.
+public struct LoadingViewState: Sendable, Equatable {
+    public var stage: LoadingStage
+    /// 0...1 when known (e.g. a model download), else nil.
+    public var progress: Double?
+    /// A message replacing the stage's text (from `LoadingView.onPreFeatureLoading`).
+    public var message: String?
+    public init(stage: LoadingStage = .model, progress: Double? = nil, message: String? = nil) {
+        self.stage = stage; self.progress = progress; self.message = message
+    }
+}
+
+/// The capture screen's state (built from the state machine plus the latest preview frame).
+public struct CaptureViewState: Sendable, Equatable {
+    public var image: PreviewImage?
+    public var mirrored: Bool
+    public var scaleType: PreviewScaleType
+    public var oval: OvalGeometry
+    public var phase: CapturePhase
+    public var hint: Hint?
+    /// nil before the first judged frame.
+    public var isValid: Bool?
+    public var countdownRemaining: Int?
+    public var progress: Double
+    public var restartReason: Hint?
+    public var showStartButton: Bool
+    public var recordingDurationMs: Int
+    public var inputsToTheRight: Bool
+
+    public init(image: PreviewImage? = nil, mirrored: Bool = true, scaleType: PreviewScaleType = .fill,
+                oval: OvalGeometry = .standard, phase: CapturePhase = .ready, hint: Hint? = nil, isValid: Bool? = nil,
+                countdownRemaining: Int? = nil, progress: Double = 0, restartReason: Hint? = nil,
+                showStartButton: Bool = true, recordingDurationMs: Int = 1000, inputsToTheRight: Bool = true) {
+        self.image = image; self.mirrored = mirrored; self.scaleType = scaleType; self.oval = oval; self.phase = phase
+        self.hint = hint; self.isValid = isValid; self.countdownRemaining = countdownRemaining; self.progress = progress
+        self.restartReason = restartReason; self.showStartButton = showStartButton
+        self.recordingDurationMs = recordingDurationMs; self.inputsToTheRight = inputsToTheRight
+    }
+
+    /// The view of `machine`'s capture screen with `image` as the latest frame.
+    public init(machine m: CaptureStateMachine, image: PreviewImage?, mirrored: Bool = true, oval: OvalGeometry = .standard) {
+        self.init(image: image, mirrored: mirrored, scaleType: m.settings.options.previewScaleType, oval: oval,
+                  phase: m.phase, hint: m.guidance?.hint, isValid: m.guidance?.isValid,
+                  countdownRemaining: m.countdownRemaining, progress: m.recordingProgress, restartReason: m.restartReason,
+                  showStartButton: m.showsStartButton, recordingDurationMs: m.recordingDurationMs,
+                  inputsToTheRight: m.settings.session.uiConfig.showWideWindowPreviewInputsToTheRight)
+    }
+}
+
+/// What the result screen shows.
+public struct ResultViewState: Sendable, Equatable {
+    public var savedPaths: [String]
+    public var durationSeconds: Double
+    public var frameCount: Int
+    public var collectedCount: Int
+    public init(savedPaths: [String], durationSeconds: Double, frameCount: Int, collectedCount: Int) {
+        self.savedPaths = savedPaths; self.durationSeconds = durationSeconds; self.frameCount = frameCount; self.collectedCount = collectedCount
+    }
+}
+
+/// One screen's state.
+public enum ScreenView: Sendable, Equatable {
+    case loading(LoadingViewState)
+    case instructions
+    case cameraPermission(pending: Bool)
+    case cameraPermissionDenied(devicePath: String)
+    case capture(CaptureViewState)
+    case result(ResultViewState)
+    case failed(FailureReason)
+}
+
+/// Everything a screen needs besides its state.
+public struct RenderContext: Sendable {
+    public var size: Size
+    public var strings: any Localizing
+    public var theme: Theme
+    public var layout: Layout
+    public var colorMode: ColorMode
+    public var glyphs: Glyphs
+    public init(size: Size, strings: any Localizing, theme: Theme, layout: Layout = Layout(),
+                colorMode: ColorMode = .direct, glyphs: Glyphs = .unicode) {
+        self.size = size; self.strings = strings; self.theme = theme; self.layout = layout
+        self.colorMode = colorMode; self.glyphs = glyphs
+    }
+}
+
+/// A drawn screen: the cells, plus its text for the plain renderer (the screen's fixed text in
+/// reading order, and a status line that changes: hint, countdown, progress).
+public struct RenderedScreen: Sendable, Equatable {
+    public var canvas: Canvas
+    public var lines: [String]
+    public var status: String?
+    public init(canvas: Canvas, lines: [String], status: String?) { self.canvas = canvas; self.lines = lines; self.status = status }
+}
+
+/// The screens: pure functions of (view state, context) → `RenderedScreen`.
+public enum Screens {
+    /// Smallest usable terminal: 40 columns × 12 rows; below, a short message is shown instead.
+    public static let minimumSize = Size(cols: 40, rows: 12)
+
+    /// Renders `view` at `context.size`.
+    public static func render(_ view: ScreenView, context c: RenderContext) -> RenderedScreen {
+        if c.size.cols < minimumSize.cols || c.size.rows < minimumSize.rows { return tooSmall(c) }
+        switch view {
+        case .loading(let s): return loading(s, c)
+        case .instructions: return instructions(c)
+        case .cameraPermission(let pending): return permission(denied: nil, pending: pending, c)
+        case .cameraPermissionDenied(let path): return permission(denied: path, pending: false, c)
+        case .capture(let s): return capture(s, c)
+        case .result(let s): return result(s, c)
+        case .failed(let r): return failed(r, c)
+        }
+    }
+
+    static func blank(_ c: RenderContext) -> Canvas {
+        Canvas(width: c.size.cols, height: c.size.rows, fill: Style(fg: c.theme.text, bg: c.theme.background))
+    }
+
+    static func full(_ c: RenderContext, margin: Int = 2) -> CellRect {
+        CellRect(x: margin, y: 0, width: max(1, c.size.cols - 2 * margin), height: c.size.rows)
+    }
+
+    /// "Enlarge the window to at least 40×12", wrapped and centred.
+    public static func tooSmall(_ c: RenderContext) -> RenderedScreen {
+        var canvas = blank(c)
+        let text = c.strings.text("selfie_capture_too_small", [.int(minimumSize.cols), .int(minimumSize.rows)])
+        let rect = CellRect(x: 0, y: 0, width: c.size.cols, height: c.size.rows)
+        let lines = DisplayWidth.wrap(text, width: max(1, c.size.cols))
+        Widgets.paragraph(&canvas, text, rect: rect, y: max(0, (c.size.rows - lines.count) / 2), maxLines: max(1, c.size.rows),
+                          style: c.theme.style(.body))
+        return RenderedScreen(canvas: canvas, lines: [text], status: nil)
+    }
+
+    static func loading(_ s: LoadingViewState, _ c: RenderContext) -> RenderedScreen {
+        var canvas = blank(c)
+        let r = full(c)
+        let title = c.strings.text("selfie_capture_loading_title")
+        let message = s.message ?? c.strings.text(s.stage == .model ? "selfie_capture_loading_model" : "selfie_capture_loading_camera")
+        let mid = c.size.rows / 2
+        canvas.putCentered(title, in: r, y: mid - 2, style: c.theme.style(.headline, fg: c.theme.primary))
+        Widgets.paragraph(&canvas, message, rect: r, y: mid, maxLines: 2, style: c.theme.style(.body))
+        if let p = s.progress {
+            let w = min(40, r.width)
+            Widgets.progressBar(&canvas, rect: CellRect(x: r.x + (r.width - w) / 2, y: mid + 2, width: w, height: 1),
+                                fraction: p, percentText: c.strings.text("selfie_capture_recording_progress", [.int(Int((p * 100).rounded()))]),
+                                theme: c.theme, glyphs: c.glyphs)
+        }
+        return RenderedScreen(canvas: canvas, lines: [title, message], status: nil)
+    }
+
+    static func keysHelp(_ canvas: inout Canvas, _ key: String, _ c: RenderContext, y: Int) -> String {
+        let text = c.strings.text(key)
+        canvas.putCentered(text, in: CellRect(x: 0, y: y, width: c.size.cols, height: 1), y: y, style: c.theme.style(.label))
+        return text
+    }
+
+    static func instructions(_ c: RenderContext) -> RenderedScreen {
+        var canvas = blank(c)
+        let r = full(c)
+        let title = c.strings.text("selfie_capture_instructions_title")
+        let subtitle = c.strings.text("selfie_capture_instructions_subtitle")
+        let items: [(Pictogram, String)] = [
+            (.faceVisible, c.strings.text("selfie_capture_instruction_face_visible")),
+            (.neutralExpression, c.strings.text("selfie_capture_instruction_neutral_expression")),
+            (.goodLight, c.strings.text("selfie_capture_instruction_good_light")),
+        ]
+        let button = c.strings.text("selfie_capture_continue")
+        let roomy = c.size.rows >= 20
+        var y = roomy ? 1 : 0
+        y = Widgets.paragraph(&canvas, title, rect: r, y: y, maxLines: 2, style: c.theme.style(.headline, fg: c.theme.primary))
+        y = Widgets.paragraph(&canvas, subtitle, rect: r, y: y + (roomy ? 1 : 0), maxLines: 2, style: c.theme.style(.body))
+        y += 1
+        let textWidthLimit = min(r.width, 60)
+        let blockX = r.x + (r.width - textWidthLimit) / 2
+        for (p, text) in items {
+            if roomy {
+                let art = (c.glyphs.ascii ? Theme.asciiPictograms[p] : c.theme.pictograms[p]) ?? []
+                let artW = art.map { DisplayWidth.of($0) }.max() ?? 0
+                Widgets.pictogram(&canvas, art, x: blockX, y: y, style: c.theme.style(.body, fg: c.theme.primary), maxX: r.maxX)
+                let textRect = CellRect(x: blockX + artW + 2, y: y, width: max(1, textWidthLimit - artW - 2), height: 3)
+                let lines = DisplayWidth.wrap(text, width: textRect.width)
+                let top = y + max(0, (max(3, art.count) - min(lines.count, 3)) / 2)
+                Widgets.paragraph(&canvas, text, rect: textRect, y: top, maxLines: 3, style: c.theme.style(.title), centered: false)
+                y += max(3, art.count) + 1
+            } else {
+                let bullet = c.glyphs.ascii ? "* " : "• "
+                canvas.put(bullet, x: r.x, y: y, style: c.theme.style(.body, fg: c.theme.primary))
+                let textRect = CellRect(x: r.x + 2, y: y, width: r.width - 2, height: 2)
+                y = Widgets.paragraph(&canvas, text, rect: textRect, y: y, maxLines: 2, style: c.theme.style(.body), centered: false)
+            }
+        }
+        let buttonY = min(c.size.rows - 2, max(y, c.size.rows - 3))
+        Widgets.button(&canvas, label: button, rect: r, y: buttonY, theme: c.theme)
+        let help = keysHelp(&canvas, "selfie_capture_keys_help", c, y: c.size.rows - 1)
+        return RenderedScreen(canvas: canvas, lines: [title, subtitle] + items.map { "- " + $0.1 } + ["[\(button)]", help], status: nil)
+    }
+
+    static func permission(denied path: String?, pending: Bool, _ c: RenderContext) -> RenderedScreen {
+        var canvas = blank(c)
+        let r = full(c)
+        let title = c.strings.text(path == nil ? "selfie_capture_permission_title" : "selfie_capture_permission_denied_title")
+        let body = path.map { c.strings.text("selfie_capture_permission_denied_help", [.string($0)]) }
+            ?? c.strings.text("selfie_capture_permission_explanation")
+        let button = c.strings.text(path == nil ? "selfie_capture_permission_request" : "selfie_capture_permission_retry")
+        var y = c.size.rows >= 20 ? 2 : 0
+        y = Widgets.paragraph(&canvas, title, rect: r, y: y, maxLines: 2,
+                              style: c.theme.style(.headline, fg: path == nil ? c.theme.primary : c.theme.secondary))
+        let bodyRect = CellRect(x: r.x + max(0, (r.width - 64) / 2), y: 0, width: min(r.width, 64), height: 0)
+        Widgets.paragraph(&canvas, body, rect: bodyRect, y: y + 1, maxLines: max(1, c.size.rows - y - 5), style: c.theme.style(.body))
+        if !pending { Widgets.button(&canvas, label: button, rect: r, y: c.size.rows - 3, theme: c.theme) }
+        let help = keysHelp(&canvas, "selfie_capture_keys_help", c, y: c.size.rows - 1)
+        return RenderedScreen(canvas: canvas, lines: [title, body, "[\(button)]", help], status: nil)
+    }
+
+    /// The status-dependent outline colour: primary when valid (or not judged yet), secondary otherwise.
+    static func rgb(_ color: Color, fallback: RGB) -> RGB {
+        if case .rgb(let v) = color { return v }
+        return fallback
+    }
+
+    static func capture(_ s: CaptureViewState, _ c: RenderContext) -> RenderedScreen {
+        var canvas = blank(c)
+        let theme = c.theme
+        let view = c.layout.registry.make(CaptureContentView.self)
+        let aspect = s.image.map { Double($0.width) / Double(max(1, $0.height)) } ?? 4.0 / 3.0
+        let frames = view.arrange(CaptureArrangeContext(size: c.size, overrides: c.layout.overrides,
+                                                        inputsToTheRight: s.inputsToTheRight, frameAspect: aspect))
+        // Preview and oval.
+        let outline = s.isValid == false ? rgb(theme.secondary, fallback: RGB(0xFF, 0xB7, 0x4D)) : rgb(theme.primary, fallback: RGB(0x4F, 0xC3, 0xF7))
+        let renderer = PreviewRenderer(scaleType: s.scaleType, mirrored: s.mirrored, oval: s.oval, outline: outline,
+                                       overlay: rgb(theme.overlayBackground, fallback: RGB(0, 0, 0)))
+        let mode: ColorMode = theme.noColor ? .none : c.colorMode
+        renderer.render(s.image, into: PreviewRenderer.previewRect(in: frames.preview), canvas: &canvas, mode: mode, glyphs: c.glyphs)
+
+        // Title and duration.
+        let title = c.strings.text("selfie_capture_capture_title")
+        let seconds = max(1, (s.recordingDurationMs + 500) / 1000)
+        let duration = c.strings.text("selfie_capture_recording_duration", [.int(seconds)])
+        canvas.putCentered(title, in: frames.title, y: frames.title.y, style: theme.style(.headline, fg: theme.primary))
+        canvas.putCentered(duration, in: frames.title, y: frames.title.y + 1, style: theme.style(.body))
+
+        // Hint and status.
+        var hintText: String?
+        var statusText: String?
+        switch s.phase {
+        case .waitingForCamera:
+            statusText = c.strings.text("selfie_capture_loading_camera")
+        case .ready:
+            break
+        case .positioning:
+            hintText = s.hint.map { c.strings.text($0.stringKey) }
+            if let r = s.restartReason {
+                statusText = c.strings.text("selfie_capture_restarted", [.string(c.strings.text(r.stringKey))])
+            }
+        case .countdown:
+            hintText = s.hint.map { c.strings.text($0.stringKey) }
+            statusText = c.strings.text("selfie_capture_countdown", [.int(s.countdownRemaining ?? 0)])
+        case .recording, .finished:
+            hintText = c.strings.text("selfie_capture_recording")
+        }
+        if let h = hintText {
+            let st = theme.style(.title, fg: s.isValid == false ? theme.secondary : theme.text)
+            let t = DisplayWidth.truncate(" " + h + " ", to: frames.hint.width)
+            canvas.fill(CellRect(x: frames.hint.x + (frames.hint.width - DisplayWidth.of(t)) / 2, y: frames.hint.y,
+                                 width: DisplayWidth.of(t), height: 1), style: st)
+            canvas.putCentered(t, in: frames.hint, y: frames.hint.y, style: st)
+        }
+        if s.phase == .recording || s.phase == .finished {
+            let w = min(frames.status.width, 50)
+            Widgets.progressBar(&canvas, rect: CellRect(x: frames.status.x + (frames.status.width - w) / 2, y: frames.status.y, width: w, height: 1),
+                                fraction: s.progress,
+                                percentText: c.strings.text("selfie_capture_recording_progress", [.int(Int((s.progress * 100).rounded()))]),
+                                theme: theme, glyphs: c.glyphs)
+            statusText = c.strings.text("selfie_capture_recording_progress", [.int(Int((s.progress * 100).rounded()))])
+        } else if let st = statusText {
+            let color = s.phase == .countdown ? theme.primary : theme.secondary
+            canvas.putCentered(st, in: frames.status, y: frames.status.y, style: theme.style(.title, fg: color))
+        }
+
+        // Toolbar.
+        let start = c.strings.text("selfie_capture_start")
+        let showButton = s.showStartButton && s.phase == .ready
+        if showButton { Widgets.button(&canvas, label: start, rect: frames.toolbar, y: frames.toolbar.y, theme: theme) }
+        let help = c.strings.text("selfie_capture_capture_keys_help")
+        canvas.putCentered(help, in: frames.toolbar, y: frames.toolbar.y + 1, style: theme.style(.label))
+
+        var lines = [title, duration]
+        if showButton { lines.append("[\(start)]") }
+        let status = [hintText, s.phase == .recording ? nil : statusText].compactMap { $0 }.joined(separator: " · ")
+        return RenderedScreen(canvas: canvas, lines: lines, status: status.isEmpty ? nil : status)
+    }
+
+    static func result(_ s: ResultViewState, _ c: RenderContext) -> RenderedScreen {
+        var canvas = blank(c)
+        let r = full(c)
+        let title = c.strings.text("selfie_capture_result_title")
+        var body = s.savedPaths.map { c.strings.text("selfie_capture_result_saved", [.string($0)]) }
+        body.append(c.strings.text("selfie_capture_result_duration", [.double(s.durationSeconds)]))
+        body.append(c.strings.text("selfie_capture_result_frames", [.int(s.frameCount)]))
+        body.append(c.strings.text("selfie_capture_result_collected", [.int(s.collectedCount)]))
+        let exitText = c.strings.text("selfie_capture_result_exit")
+        var y = c.size.rows >= 20 ? 2 : 0
+        y = Widgets.paragraph(&canvas, title, rect: r, y: y, maxLines: 1, style: c.theme.style(.headline, fg: c.theme.primary)) + 1
+        for line in body where y < c.size.rows - 2 {
+            y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(3, c.size.rows - 2 - y)), style: c.theme.style(.body))
+        }
+        canvas.putCentered(exitText, in: r, y: c.size.rows - 1, style: c.theme.style(.label))
+        return RenderedScreen(canvas: canvas, lines: [title] + body + [exitText], status: nil)
+    }
+
+    static func failed(_ reason: FailureReason, _ c: RenderContext) -> RenderedScreen {
+        var canvas = blank(c)
+        let r = full(c)
+        let title = c.strings.text("selfie_capture_failed_title")
+        var body: [String] = []
+        switch reason {
+        case .camera(let m):
+            body.append(c.strings.text("selfie_capture_failed_camera_disconnected"))
+            body.append(c.strings.text("selfie_capture_failed_reason", [.string(m)]))
+        case .timeout: body.append(c.strings.text("selfie_capture_failed_timeout"))
+        case .sourceEnded: body.append(c.strings.text("selfie_capture_failed_source_ended"))
+        }
+        body.append(c.strings.text("selfie_capture_failed_help"))
+        var y = c.size.rows >= 20 ? 2 : 0
+        y = Widgets.paragraph(&canvas, title, rect: r, y: y, maxLines: 1, style: c.theme.style(.headline, fg: c.theme.secondary)) + 1
+        for line in body where y < c.size.rows - 2 {
+            y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(4, c.size.rows - 2 - y)), style: c.theme.style(.body))
+        }
+        let help = keysHelp(&canvas, "selfie_capture_result_exit", c, y: c.size.rows - 1)
+        return RenderedScreen(canvas: canvas, lines: [title] + body + [help], status: nil)
+    }
+}
+
+extension ScreenView {
+    /// The view for the machine's current screen.
+    /// - Parameters:
+    ///   - image: the latest camera frame as RGB (nil before the first frame).
+    ///   - loading: the loading view's state (`TerminalLoadingView.state`); default from the machine's stage.
+    ///   - result: what the runtime saved (paths, counts); required for a meaningful result screen.
+    public static func from(_ m: CaptureStateMachine, image: PreviewImage?, mirrored: Bool = true,
+                            oval: OvalGeometry = .standard, loading: LoadingViewState? = nil,
+                            result: ResultViewState? = nil) -> ScreenView {
+        switch m.screen {
+        case .loading: return .loading(loading ?? LoadingViewState(stage: m.loadingStage))
+        case .instructions: return .instructions
+        case .cameraPermission: return .cameraPermission(pending: m.permissionRequestPending)
+        case .cameraPermissionDenied: return .cameraPermissionDenied(devicePath: m.deniedDevicePath ?? "/dev/video0")
+        case .capture: return .capture(CaptureViewState(machine: m, image: image, mirrored: mirrored, oval: oval))
+        case .result:
+            return .result(result ?? ResultViewState(savedPaths: [], durationSeconds: Double(m.recordingDurationMs) / 1000,
+                                                     frameCount: m.recordedFrameCount, collectedCount: m.collectedFrameCount))
+        case .failed: return .failed(m.failure ?? .timeout)
+        }
+    }
+}

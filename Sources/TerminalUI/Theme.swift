@@ -1,0 +1,232 @@
+import Foundation
+
+/// Typography roles (the seeds' branding): each maps to terminal attributes.
+public enum TypographyRole: String, Sendable, CaseIterable, Codable {
+    /// Screen titles (default bold).
+    case headline
+    /// Section titles, buttons (default bold).
+    case title
+    /// Running text (default normal).
+    case body
+    /// Small print: key help, captions (default dim).
+    case label
+}
+
+/// The replaceable pictograms of the instructions screen.
+public enum Pictogram: String, Sendable, CaseIterable, Codable {
+    case faceVisible, neutralExpression, goodLight
+}
+
+/// Colours and typography of the screens. `--theme light|dark|auto|FILE`; `NO_COLOR` turns
+/// every colour into the terminal default (and the preview into a gray ASCII ramp).
+public struct Theme: Sendable, Equatable {
+    /// Accent: buttons, progress, the oval outline when the face is valid.
+    public var primary: Color
+    /// Second accent: warnings, the oval outline when the face is not valid.
+    public var secondary: Color
+    /// Behind cards and buttons.
+    public var cardBackground: Color
+    /// Mixed over the preview outside the oval (dimming).
+    public var overlayBackground: Color
+    /// Running text.
+    public var text: Color
+    /// Behind everything (light themes paint it; dark themes keep the terminal's own).
+    public var background: Color
+    /// Attributes per typography role.
+    public var typography: [TypographyRole: Attributes]
+    /// Pictogram art lines (each pictogram 3 rows × 5 cells by default; replaceable from files).
+    public var pictograms: [Pictogram: [String]]
+    /// True when `NO_COLOR` is set: no colours anywhere.
+    public var noColor: Bool
+
+    public static let defaultTypography: [TypographyRole: Attributes] = [.headline: .bold, .title: .bold, .body: [], .label: .dim]
+
+    public static let defaultPictograms: [Pictogram: [String]] = [
+        .faceVisible: ["╭───╮", "│◉ ◉│", "╰─◡─╯"],
+        .neutralExpression: ["╭───╮", "│• •│", "╰─━─╯"],
+        .goodLight: ["╲ │ ╱", "─ ☀ ─", "╱ │ ╲"],
+    ]
+
+    public static let asciiPictograms: [Pictogram: [String]] = [
+        .faceVisible: [".---.", "|o o|", "'-u-'"],
+        .neutralExpression: [".---.", "|. .|", "'---'"],
+        .goodLight: ["\\ | /", "- O -", "/ | \\"],
+    ]
+
+    public init(primary: Color, secondary: Color, cardBackground: Color, overlayBackground: Color, text: Color,
+                background: Color, typography: [TypographyRole: Attributes] = Theme.defaultTypography,
+                pictograms: [Pictogram: [String]] = Theme.defaultPictograms, noColor: Bool = false) {
+        self.primary = primary; self.secondary = secondary; self.cardBackground = cardBackground
+        self.overlayBackground = overlayBackground; self.text = text; self.background = background
+        self.typography = typography; self.pictograms = pictograms; self.noColor = noColor
+    }
+
+    /// Dark default: light text on the terminal's own background.
+    public static let dark = Theme(primary: .rgb(RGB(0x4F, 0xC3, 0xF7)), secondary: .rgb(RGB(0xFF, 0xB7, 0x4D)),
+                                   cardBackground: .rgb(RGB(0x26, 0x32, 0x38)), overlayBackground: .rgb(RGB(0, 0, 0)),
+                                   text: .rgb(RGB(0xEC, 0xEF, 0xF1)), background: .terminalDefault)
+    /// Light default: dark text on white.
+    public static let light = Theme(primary: .rgb(RGB(0x15, 0x65, 0xC0)), secondary: .rgb(RGB(0xD8, 0x43, 0x15)),
+                                    cardBackground: .rgb(RGB(0xE3, 0xEA, 0xF2)), overlayBackground: .rgb(RGB(0xFF, 0xFF, 0xFF)),
+                                    text: .rgb(RGB(0x21, 0x21, 0x21)), background: .rgb(RGB(0xFF, 0xFF, 0xFF)))
+
+    /// The same theme without colours (`NO_COLOR`, https://no-color.org).
+    public func withoutColor() -> Theme {
+        var t = self
+        t.primary = .terminalDefault; t.secondary = .terminalDefault; t.cardBackground = .terminalDefault
+        t.overlayBackground = .terminalDefault; t.text = .terminalDefault; t.background = .terminalDefault
+        t.noColor = true
+        return t
+    }
+
+    /// The style for `role` text in colour `fg` (default `text`) over the background.
+    public func style(_ role: TypographyRole, fg: Color? = nil, bg: Color? = nil) -> Style {
+        Style(fg: fg ?? text, bg: bg ?? background, attrs: typography[role] ?? [])
+    }
+
+    /// A button: reversed when there is no colour, else text on the primary colour.
+    public func buttonStyle() -> Style {
+        noColor ? Style(attrs: [.reverse, .bold]) : Style(fg: background == .terminalDefault ? .rgb(RGB(0, 0, 0)) : background,
+                                                           bg: primary, attrs: typography[.title] ?? .bold)
+    }
+}
+
+/// `--theme` values.
+public enum ThemeChoice: Equatable, Sendable {
+    case light, dark, auto
+    /// A JSON theme file.
+    case file(String)
+
+    /// Parses `light`, `dark`, `auto` or anything else as a file path.
+    public init(argument: String) {
+        switch argument {
+        case "light": self = .light
+        case "dark": self = .dark
+        case "auto": self = .auto
+        default: self = .file(argument)
+        }
+    }
+}
+
+/// Errors reading a theme or layout file: the file and the field at fault.
+public enum ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unreadable(file: String, reason: String)
+    case malformedJSON(file: String, reason: String)
+    case badField(file: String, field: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let f, let r): return "\(f): error: cannot read: \(r)"
+        case .malformedJSON(let f, let r): return "\(f): error: not valid JSON: \(r)"
+        case .badField(let f, let field, let m): return "\(f): error: field '\(field)': \(m)"
+        }
+    }
+}
+
+/// Builds the theme from `--theme`, the environment and theme files.
+public enum ThemeLoader {
+    /// Light or dark from `COLORFGBG` (`fg;bg` or `fg;x;bg`): a background colour index of 7 or
+    /// 9…15 is light (rxvt/xterm convention), anything else dark; absent or unparsable → dark.
+    public static func isLightBackground(colorfgbg: String?) -> Bool {
+        guard let v = colorfgbg, let last = v.split(separator: ";").last, let bg = Int(last) else { return false }
+        return bg == 7 || (9...15).contains(bg)
+    }
+
+    private struct File: Decodable {
+        var base: String?
+        var colors: [String: String]?
+        var typography: [String: [String]]?
+        var pictograms: [String: String]?
+    }
+
+    /// The theme for `choice`. A file is JSON:
+    /// `{"base": "light|dark", "colors": {"primary": "#RRGGBB", "secondary", "cardBackground",
+    /// "overlayBackground", "text", "background"}, "typography": {"headline": ["bold"], …},
+    /// "pictograms": {"faceVisible": "path/to/art.txt", …}}` — every key optional; pictogram
+    /// paths are relative to the theme file. `NO_COLOR` (non-empty) removes all colours.
+    /// - Throws: `ThemeError` naming the file and the field.
+    public static func load(_ choice: ThemeChoice, environment: [String: String]) throws -> Theme {
+        let autoLight = isLightBackground(colorfgbg: environment["COLORFGBG"])
+        var theme: Theme
+        switch choice {
+        case .light: theme = .light
+        case .dark: theme = .dark
+        case .auto: theme = autoLight ? .light : .dark
+        case .file(let path):
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                throw ThemeError.unreadable(file: path, reason: (error as NSError).localizedDescription)
+            }
+            theme = try parse(data, file: path, autoLight: autoLight)
+        }
+        if let nc = environment["NO_COLOR"], !nc.isEmpty { theme = theme.withoutColor() }
+        return theme
+    }
+
+    /// Parses theme JSON `data` (see `load`); `file` names it in errors and anchors pictogram paths.
+    public static func parse(_ data: Data, file: String, autoLight: Bool = false) throws -> Theme {
+        let f: File
+        do { f = try JSONDecoder().decode(File.self, from: data) } catch let DecodingError.typeMismatch(_, ctx) {
+            throw ThemeError.badField(file: file, field: ctx.codingPath.map(\.stringValue).joined(separator: "."), message: "wrong type")
+        } catch {
+            throw ThemeError.malformedJSON(file: file, reason: String(describing: error))
+        }
+        var theme: Theme
+        switch f.base {
+        case nil, "auto": theme = autoLight ? .light : .dark
+        case "light": theme = .light
+        case "dark": theme = .dark
+        case let other?: throw ThemeError.badField(file: file, field: "base", message: "'\(other)' is not light, dark or auto")
+        }
+        for (key, value) in (f.colors ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let color: Color
+            if value == "default" { color = .terminalDefault } else {
+                guard let rgb = RGB(hex: value) else {
+                    throw ThemeError.badField(file: file, field: "colors.\(key)", message: "'\(value)' is not #RRGGBB or default")
+                }
+                color = .rgb(rgb)
+            }
+            switch key {
+            case "primary": theme.primary = color
+            case "secondary": theme.secondary = color
+            case "cardBackground": theme.cardBackground = color
+            case "overlayBackground": theme.overlayBackground = color
+            case "text": theme.text = color
+            case "background": theme.background = color
+            default: throw ThemeError.badField(file: file, field: "colors.\(key)", message: "unknown colour (primary, secondary, cardBackground, overlayBackground, text, background)")
+            }
+        }
+        for (key, names) in (f.typography ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let role = TypographyRole(rawValue: key) else {
+                throw ThemeError.badField(file: file, field: "typography.\(key)", message: "unknown role (headline, title, body, label)")
+            }
+            var attrs: Attributes = []
+            for n in names {
+                switch n {
+                case "bold": attrs.insert(.bold)
+                case "normal": break
+                case "dim": attrs.insert(.dim)
+                case "underline": attrs.insert(.underline)
+                case "italic": attrs.insert(.italic)
+                case "reverse": attrs.insert(.reverse)
+                default: throw ThemeError.badField(file: file, field: "typography.\(key)", message: "unknown attribute '\(n)' (bold, normal, dim, underline, italic, reverse)")
+                }
+            }
+            theme.typography[role] = attrs
+        }
+        let dir = URL(fileURLWithPath: file).deletingLastPathComponent()
+        for (key, path) in (f.pictograms ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let p = Pictogram(rawValue: key) else {
+                throw ThemeError.badField(file: file, field: "pictograms.\(key)", message: "unknown pictogram (faceVisible, neutralExpression, goodLight)")
+            }
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : dir.appendingPathComponent(path)
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw ThemeError.badField(file: file, field: "pictograms.\(key)", message: "cannot read '\(url.path)'")
+            }
+            var lines = text.components(separatedBy: "\n")
+            while lines.last == "" { lines.removeLast() }
+            theme.pictograms[p] = lines
+        }
+        return theme
+    }
+}

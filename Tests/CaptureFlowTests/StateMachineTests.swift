@@ -1,0 +1,393 @@
+import Testing
+@testable import CaptureFlow
+
+/// Drives a machine with a manual clock and collects what it says.
+struct Driver {
+    var m: CaptureStateMachine
+    var now = 0
+    var effects: [Effect] = []
+    init(_ settings: FlowSettings = FlowSettings()) { m = CaptureStateMachine(settings: settings) }
+
+    @discardableResult
+    mutating func send(_ e: Event) -> [Effect] {
+        let out = m.handle(e)
+        effects += out
+        return out
+    }
+    @discardableResult
+    mutating func advance(to ms: Int) -> [Effect] { now = ms; return send(.tick(nowMs: ms)) }
+    @discardableResult
+    mutating func key(_ k: Key) -> [Effect] { send(.keyPressed(k)) }
+    @discardableResult
+    mutating func frame(_ i: Int, valid: Bool = true, still: Bool = true, hint: Hint = .holdStill) -> [Effect] {
+        send(.frameGuided(g(i, valid: valid, still: still, hint: hint)))
+    }
+    func g(_ i: Int, valid: Bool, still: Bool, hint: Hint) -> GuidanceResult {
+        GuidanceResult(frameIndex: i, timestampMs: now, status: valid ? .ValidFace : .TooFarLeft,
+                       distance: valid ? .VALID_FACE_POSE : .TOO_FAR_AWAY,
+                       positions: valid ? [.VALID_FACE_POSE] : [.TOO_FAR_LEFT, .TOO_FAR_UP], poses: [.VALID_FACE_POSE],
+                       hint: hint, isValid: valid, isStill: still)
+    }
+    /// Names of emitted events in `list`.
+    static func names(_ list: [Effect]) -> [EventName] {
+        list.compactMap { if case .emit(let e) = $0 { return e.name } else { return nil } }
+    }
+    static func events(_ list: [Effect]) -> [FlowEvent] {
+        list.compactMap { if case .emit(let e) = $0 { return e } else { return nil } }
+    }
+    static func actions(_ list: [Effect]) -> [Effect] {
+        list.filter { if case .emit = $0 { return false } else { return true } }
+    }
+
+    /// From start to the capture screen with the camera ready (Start not pressed).
+    mutating func toCaptureReady() {
+        send(.started); send(.modelLoaded)
+        if m.screen == .instructions { key(.enter) }
+        if m.screen == .cameraPermission { key(.enter); send(.permissionGranted) }
+        if m.screen == .loading { send(.cameraOpened) }
+        send(.cameraFirstFrame)
+    }
+    /// Through Start into positioning.
+    mutating func toPositioning() { toCaptureReady(); if m.phase == .ready { key(.character("s")) } }
+}
+
+@Suite struct ConfigTests {
+    @Test func presetsAndOverrides() {
+        #expect(AcquisitionPreset.selfieFast.recordingDurationMs == 1000)
+        #expect(AcquisitionPreset.selfieSubstantial.recordingDurationMs == 3000)
+        #expect(AcquisitionPreset.selfieFast.qualities == [.hd, .fhd])
+        var s = SessionConfig(preset: .selfieSubstantial)
+        #expect(s.effectiveRecordingDurationMs == 3000)
+        #expect(s.effectiveQualities == [.hd, .fhd])
+        s.recordingConfig = RecordingConfig(recordingDurationMs: 1500, qualities: [.sd, .lowest])
+        #expect(s.effectiveRecordingDurationMs == 1500)
+        #expect(s.effectiveQualities == [.sd, .lowest])
+        s.recordingConfig.qualities = []
+        #expect(s.effectiveQualities == [.hd, .fhd])
+        #expect(UiConfig() == UiConfig(showInstructions: true, showVideoCaptureButton: true, showWideWindowPreviewInputsToTheRight: true))
+    }
+
+    @Test func mobaiDefaults() {
+        let o = CaptureOptions()
+        #expect(o.numberOfFramesBeforeCapture == 10)
+        #expect(o.numberOfFrameToCollect == 3)
+        #expect(o.frameInterval == 10)
+        #expect(o.timeBeforeAutomaticCapture == 4)
+        #expect(o.countdownMs == 4000)
+        #expect(CaptureOptions(timeBeforeAutomaticCapture: -1).countdownMs == 0)
+        #expect(CaptureOptions(timeBeforeAutomaticCapture: .nan).countdownMs == 0)
+        #expect(CaptureOptions(timeBeforeAutomaticCapture: .infinity).countdownMs == 86_400_000)
+        #expect(CaptureOptions(timeBeforeAutomaticCapture: 2.5).countdownMs == 2500)
+        #expect(o.targetResolution == .qhd && o.targetResolution.size == (960, 540))
+        #expect(o.captureConstraints == .v1)
+        #expect(o.previewScaleType == .fill)
+        #expect(o.payloadOptimization == false)
+    }
+
+    @Test func collectionGrid() {
+        let o = CaptureOptions(numberOfFramesBeforeCapture: 2, numberOfFrameToCollect: 3, frameInterval: 4)
+        var collected = 0
+        var picked: [Int] = []
+        for k in 0..<30 where o.collects(recordedFrame: k, alreadyCollected: collected) { picked.append(k); collected += 1 }
+        #expect(picked == [2, 6, 10])
+    }
+}
+
+@Suite struct StateMachineTests {
+    @Test func startShowsLoadingAndLoadsModel() {
+        var d = Driver()
+        #expect(d.send(.started) == [.showScreen(.loading), .loadModel])
+        #expect(d.m.screen == .loading && d.m.loadingStage == .model)
+    }
+
+    @Test func modelLoadedShowsInstructions() {
+        var d = Driver()
+        d.send(.started)
+        d.advance(to: 120)
+        let out = d.send(.modelLoaded)
+        #expect(out == [.showScreen(.instructions), .emit(FlowEvent(.instructionsShown, tMs: 120))])
+    }
+
+    @Test func hiddenInstructionsGoStraightToPermission() {
+        var d = Driver(FlowSettings(session: SessionConfig(uiConfig: UiConfig(showInstructions: false))))
+        d.send(.started)
+        let out = d.send(.modelLoaded)
+        #expect(Driver.names(out) == [.cameraPermissionShown])
+        #expect(d.m.screen == .cameraPermission)
+    }
+
+    @Test func consentSkipsPermissionAndOpensCamera() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.send(.started); d.send(.modelLoaded)
+        let out = d.key(.enter)
+        #expect(out == [.showScreen(.loading), .openCamera])
+        #expect(d.m.loadingStage == .camera)
+        let opened = d.send(.cameraOpened)
+        #expect(Driver.names(opened) == [.cameraPreviewShown])
+        #expect(d.m.screen == .capture && d.m.phase == .waitingForCamera)
+    }
+
+    @Test func permissionRequestedThenAccepted() {
+        var d = Driver()
+        d.send(.started); d.send(.modelLoaded)
+        #expect(Driver.names(d.key(.space)) == [.cameraPermissionShown])
+        let req = d.key(.enter)
+        #expect(Driver.names(req) == [.cameraPermissionRequested])
+        #expect(Driver.actions(req) == [.requestPermission])
+        #expect(d.key(.enter).isEmpty, "a second press while pending asks nothing")
+        let ok = d.send(.permissionGranted)
+        #expect(Driver.names(ok) == [.cameraPermissionAccepted, .cameraPreviewShown])
+        #expect(d.m.screen == .capture)
+    }
+
+    @Test func permissionDeniedThenRetry() {
+        var d = Driver()
+        d.send(.started); d.send(.modelLoaded); d.key(.enter); d.key(.enter)
+        let denied = d.send(.permissionDenied(devicePath: "/dev/video0"))
+        #expect(Driver.events(denied) == [FlowEvent(.cameraPermissionDenied, tMs: 0, fields: [EventField("device", .string("/dev/video0"))])])
+        #expect(d.m.screen == .cameraPermissionDenied && d.m.deniedDevicePath == "/dev/video0")
+        let retry = d.key(.enter)
+        #expect(Driver.names(retry) == [.cameraPermissionRequested])
+        #expect(Driver.actions(retry) == [.requestPermission])
+        #expect(Driver.names(d.send(.permissionGranted)) == [.cameraPermissionAccepted, .cameraPreviewShown])
+    }
+
+    @Test func consentButCameraDeniedShowsDeniedScreenThenRetryWorks() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.send(.started); d.send(.modelLoaded); d.key(.enter)
+        #expect(Driver.names(d.send(.permissionDenied(devicePath: "/dev/video2"))) == [.cameraPermissionDenied])
+        #expect(d.m.screen == .cameraPermissionDenied)
+        #expect(Driver.actions(d.key(.space)) == [.requestPermission])
+        #expect(Driver.names(d.send(.permissionGranted)) == [.cameraPermissionAccepted, .cameraPreviewShown])
+    }
+
+    @Test func firstFrameMakesCameraReadyAndStartKeyStarts() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.send(.started); d.send(.modelLoaded); d.key(.enter); d.send(.cameraOpened)
+        #expect(d.key(.character("s")).isEmpty, "Start before cameraReady does nothing")
+        d.advance(to: 300)
+        #expect(d.send(.cameraFirstFrame) == [.emit(FlowEvent(.cameraReady, tMs: 300))])
+        #expect(d.m.phase == .ready)
+        #expect(d.send(.cameraFirstFrame).isEmpty)
+        #expect(Driver.names(d.key(.character("s"))) == [.videoCaptureStarted])
+        #expect(d.m.phase == .positioning)
+    }
+
+    @Test func enterAlsoStarts() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toCaptureReady()
+        #expect(Driver.names(d.key(.enter)) == [.videoCaptureStarted])
+    }
+
+    @Test func hiddenStartButtonStartsOnCameraReady() {
+        var d = Driver(FlowSettings(session: SessionConfig(uiConfig: UiConfig(showVideoCaptureButton: false)), cameraConsent: true))
+        d.send(.started); d.send(.modelLoaded); d.key(.enter); d.send(.cameraOpened)
+        #expect(Driver.names(d.send(.cameraFirstFrame)) == [.cameraReady, .videoCaptureStarted])
+        #expect(d.m.phase == .positioning)
+        #expect(d.key(.character("s")).isEmpty)
+    }
+
+    @Test func framesBeforeStartAreNotJudged() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toCaptureReady()
+        #expect(d.frame(1).isEmpty)
+        #expect(d.m.guidance == nil)
+    }
+
+    @Test func positioningReportsStatusV1Only() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        d.advance(to: 1000)
+        let out = d.frame(5, valid: false, still: false, hint: .moveLeft)
+        #expect(Driver.events(out) == [FlowEvent(.faceValidating, tMs: 1000, fields: [EventField("status", .string("TooFarLeft"))])])
+        #expect(d.m.guidance?.hint == .moveLeft)
+    }
+
+    @Test func positioningReportsBoundingBoxListsWithV2() {
+        var d = Driver(FlowSettings(options: CaptureOptions(captureConstraints: .v2), cameraConsent: true))
+        d.toPositioning()
+        let out = Driver.events(d.frame(5, valid: false, still: false))
+        #expect(out.map(\.name) == [.faceValidating, .faceBoundingBoxValidating])
+        #expect(out[1]["poses"] == .array([.string("VALID_FACE_POSE")]))
+        #expect(out[1]["distance"] == .string("TOO_FAR_AWAY"))
+        #expect(out[1]["positions"] == .array([.string("TOO_FAR_LEFT"), .string("TOO_FAR_UP")]))
+    }
+
+    @Test func validButMovingFaceDoesNotCountDown() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        d.frame(1, valid: true, still: false)
+        #expect(d.m.phase == .positioning)
+    }
+
+    @Test func countdownRecordingAndSuccess() {
+        let options = CaptureOptions(numberOfFramesBeforeCapture: 1, numberOfFrameToCollect: 2, frameInterval: 2,
+                                     timeBeforeAutomaticCapture: 2)
+        var d = Driver(FlowSettings(options: options, cameraConsent: true))
+        d.toPositioning()
+        d.advance(to: 1000)
+        let c = d.frame(1)
+        #expect(Driver.events(c).last == FlowEvent(.faceCaptureCountDown, tMs: 1000, fields: [EventField("remaining", .int(2))]))
+        #expect(d.m.phase == .countdown && d.m.countdownRemaining == 2)
+        #expect(d.advance(to: 1500).isEmpty)
+        #expect(Driver.events(d.advance(to: 2001)) == [FlowEvent(.faceCaptureCountDown, tMs: 2001, fields: [EventField("remaining", .int(1))])])
+        let rec = d.advance(to: 3000)
+        #expect(rec == [.startRecording, .emit(FlowEvent(.videoRecordStarted, tMs: 3000)), .emit(FlowEvent(.faceCaptureStarted, tMs: 3000))])
+        #expect(d.m.isRecording)
+        // 1 s recording (selfieFast); frames every 250 ms.
+        d.advance(to: 3250)
+        let f0 = d.frame(10)
+        #expect(Driver.actions(f0) == [.recordFrame(frameIndex: 10)])
+        let progress = Driver.events(f0).filter { $0.name == .videoRecordProgress }
+        #expect(progress == [FlowEvent(.videoRecordProgress, tMs: 3250, fields: [EventField("progress", .double(0.25))])])
+        #expect(Driver.names(f0).contains(.faceCaptureProgress))
+        d.advance(to: 3500)
+        #expect(Driver.actions(d.frame(11)) == [.recordFrame(frameIndex: 11), .collectFrame(frameIndex: 11)])
+        d.advance(to: 3750)
+        #expect(Driver.actions(d.frame(12)) == [.recordFrame(frameIndex: 12)])
+        d.advance(to: 3900)
+        #expect(Driver.actions(d.frame(13)) == [.recordFrame(frameIndex: 13), .collectFrame(frameIndex: 13)])
+        let end = d.advance(to: 4000)
+        #expect(Driver.names(end) == [.videoRecordProgress, .faceCaptureProgress, .videoRecordEnded, .faceCaptureSuccess])
+        #expect(Driver.actions(end) == [.stopRecording, .writeResult, .showScreen(.result)])
+        let success = Driver.events(end).first { $0.name == .faceCaptureSuccess }
+        #expect(success?["frames"] == .int(4) && success?["collected"] == .int(2) && success?["durationMs"] == .int(1000))
+        #expect(d.m.screen == .result && d.m.recordingProgress == 1)
+        #expect(d.key(.enter) == [.exit(.recorded)])
+    }
+
+    @Test func zeroCountdownRecordsAtOnce() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.toPositioning()
+        let out = d.frame(1)
+        #expect(Driver.actions(out) == [.startRecording])
+        #expect(d.m.phase == .recording)
+    }
+
+    @Test func recordingDurationOverride() {
+        let s = SessionConfig(preset: .selfieSubstantial, recordingConfig: RecordingConfig(recordingDurationMs: 2000))
+        var d = Driver(FlowSettings(session: s, options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.toPositioning()
+        d.frame(1)
+        #expect(d.advance(to: 1999).isEmpty)
+        #expect(d.m.isRecording)
+        #expect(Driver.names(d.advance(to: 2000)).contains(.videoRecordEnded))
+    }
+
+    @Test func faceMovingDuringCountdownRestartsWithReason() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        d.frame(1)
+        #expect(d.m.phase == .countdown)
+        d.advance(to: 500)
+        d.frame(2, valid: true, still: false, hint: .holdStill)
+        #expect(d.m.phase == .positioning && d.m.restartReason == .holdStill && d.m.countdownRemaining == nil)
+        d.advance(to: 600)
+        d.frame(3)
+        #expect(d.m.phase == .countdown && d.m.restartReason == nil)
+    }
+
+    @Test func faceInvalidDuringRecordingAbortsAndRestarts() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.toPositioning()
+        d.frame(1)
+        d.advance(to: 200)
+        d.frame(2)
+        let out = d.frame(3, valid: false, still: false, hint: .moveRight)
+        #expect(Driver.actions(out) == [.abortRecording])
+        #expect(d.m.phase == .positioning && d.m.restartReason == .moveRight && d.m.recordedFrameCount == 0)
+        #expect(!d.m.isRecording)
+    }
+
+    @Test func navigateUpFromPermissionToInstructions() {
+        var d = Driver()
+        d.send(.started); d.send(.modelLoaded); d.key(.enter)
+        let out = d.key(.escape)
+        #expect(Driver.names(out) == [.instructionsShown])
+        #expect(d.m.screen == .instructions)
+        #expect(d.key(.backspace).isEmpty, "instructions is the first screen")
+    }
+
+    @Test func navigateUpFromCaptureClosesCameraAndShowsPermission() {
+        var d = Driver()
+        d.toPositioning()
+        d.send(.frameGuided(d.g(1, valid: true, still: true, hint: .holdStill)))
+        let out = d.key(.escape)
+        #expect(Driver.actions(out) == [.closeCamera, .showScreen(.cameraPermission)])
+        #expect(Driver.names(out) == [.cameraPermissionShown])
+    }
+
+    @Test func navigateUpWhileRecordingAborts() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.toPositioning(); d.frame(1)
+        let out = d.key(.backspace)
+        #expect(Driver.actions(out) == [.abortRecording, .closeCamera, .showScreen(.instructions)])
+    }
+
+    @Test func navigateUpWithNowhereToGoStopsTheAttempt() {
+        let ui = UiConfig(showInstructions: false)
+        var d = Driver(FlowSettings(session: SessionConfig(uiConfig: ui), cameraConsent: true))
+        d.toPositioning()
+        #expect(d.key(.escape).isEmpty)
+        #expect(d.m.phase == .ready)
+    }
+
+    @Test(arguments: [Key.character("q"), Key.character("Q"), Key.interrupt])
+    func quitCancels(_ key: Key) {
+        var d = Driver()
+        d.send(.started); d.send(.modelLoaded)
+        #expect(d.key(key) == [.exit(.cancelled)])
+    }
+
+    @Test func quitWhileRecordingAbortsFirst() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.toPositioning(); d.frame(1)
+        #expect(d.key(.character("q")) == [.abortRecording, .exit(.cancelled)])
+    }
+
+    @Test func timeoutFailsAndExits75() {
+        var d = Driver()
+        d.send(.started); d.advance(to: 9000)
+        let out = d.send(.timeout)
+        #expect(out == [.emit(FlowEvent(.faceCaptureFailed, tMs: 9000, fields: [EventField("reason", .string("timeout"))])),
+                        .showScreen(.failed), .exit(.timedOut)])
+        #expect(d.m.failure == .timeout)
+    }
+
+    @Test func cameraFailureShowsFailedScreenThenKeyExits69() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.toPositioning(); d.frame(1)
+        let out = d.send(.cameraFailed(reason: "No such device"))
+        #expect(out == [.abortRecording, .emit(FlowEvent(.faceCaptureFailed, tMs: 0, fields: [EventField("reason", .string("camera: No such device"))])), .showScreen(.failed)])
+        #expect(d.m.screen == .failed)
+        #expect(d.send(.cameraFailed(reason: "again")).isEmpty)
+        #expect(d.key(.enter) == [.exit(.cameraUnavailable)])
+    }
+
+    @Test func sourceEndedNonInteractiveExits75AtOnce() {
+        var d = Driver(FlowSettings(cameraConsent: true, interactive: false))
+        d.toPositioning()
+        let out = d.send(.sourceEnded)
+        #expect(Driver.actions(out) == [.showScreen(.failed), .exit(.timedOut)])
+    }
+
+    @Test func nonInteractiveResultExitsAfterWritingResult() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true, interactive: false))
+        d.toPositioning(); d.frame(1)
+        let out = d.advance(to: 1000)
+        #expect(Driver.actions(out) == [.stopRecording, .writeResult, .showScreen(.result), .exit(.recorded)])
+        #expect(d.send(.sourceEnded).isEmpty, "the result stands")
+        #expect(d.send(.timeout).isEmpty)
+    }
+
+    @Test func resizeRedraws() {
+        var d = Driver()
+        #expect(d.send(.terminalResized) == [.redraw])
+    }
+
+    @Test func clockNeverGoesBack() {
+        var d = Driver()
+        d.advance(to: 500); d.advance(to: 100)
+        #expect(d.m.nowMs == 500)
+    }
+}

@@ -1,0 +1,263 @@
+import Testing
+import Foundation
+import Glibc
+import CaptureFlow
+@testable import TerminalUI
+import TestSupport
+
+/// Collects everything written to a pseudo-terminal's master side on a background thread.
+final class PtyReader: @unchecked Sendable {
+    let master: Int32
+    private let lock = NSLock()
+    private var data: [UInt8] = []
+    private var thread: Thread?
+    private var done = false
+    init(master: Int32) { self.master = master }
+    func start() {
+        let t = Thread { [self] in
+            var buf = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(master, &buf, buf.count)
+                if n <= 0 { break }
+                lock.lock(); data += buf[0..<n]; lock.unlock()
+            }
+            lock.lock(); done = true; lock.unlock()
+        }
+        thread = t
+        t.start()
+    }
+    /// Everything written until every slave descriptor closed (read returns EIO), at most 5 s.
+    func takeUntilClosed() -> [UInt8] {
+        for _ in 0..<1000 {
+            lock.lock(); let d = done; lock.unlock()
+            if d { break }
+            usleep(5_000)
+        }
+        lock.lock(); defer { data.removeAll(); lock.unlock() }
+        return data
+    }
+
+    /// Bytes so far, once the reader has been quiet for 20 ms (waiting up to 300 ms for the
+    /// first byte, and at most 3 s in all, on a loaded machine).
+    func take() -> [UInt8] {
+        var last = -1, quiet = 0, waited = 0
+        while waited < 3_000 {
+            lock.lock(); let n = data.count; lock.unlock()
+            if n == last { quiet += 1 } else { quiet = 0; last = n }
+            if quiet >= 4 && (n > 0 || waited >= 300) { break }
+            usleep(5_000); waited += 5
+        }
+        lock.lock(); defer { data.removeAll(); lock.unlock() }
+        return data
+    }
+}
+
+@Suite(.serialized) struct CursesBackendTests {
+    func withPty(cols: UInt16, rows: UInt16, _ body: (Int32, PtyReader) throws -> Void) throws {
+        try withPty(cols: cols, rows: rows) { slave, reader, _ in try body(slave, reader) }
+    }
+
+    /// A pty pair; `body` gets the slave, the master's reader and an idempotent "close the slave".
+    func withPty(cols: UInt16, rows: UInt16, _ body: (Int32, PtyReader, () -> Void) throws -> Void) throws {
+        var master: Int32 = -1, slave: Int32 = -1
+        #expect(openpty(&master, &slave, nil, nil, nil) == 0)
+        var ws = winsize(ws_row: rows, ws_col: cols, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(slave, UInt(TIOCSWINSZ), &ws)
+        let reader = PtyReader(master: master)
+        reader.start()
+        var slaveOpen = true
+        let closeSlave = { if slaveOpen { slaveOpen = false; close(slave) } }
+        try body(slave, reader, closeSlave)
+        closeSlave()
+        _ = reader.takeUntilClosed()
+        close(master)
+    }
+
+    @Test func frameReachesTheTerminalOnlyChangesAreResentAndTerminalIsRestored() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm-256color"], quietStderr: false)
+            #expect(backend.size == Size(cols: 80, rows: 24))
+            #expect(backend.colorMode == .palette256)
+            let ctx = RenderContext(size: backend.size, strings: StubStrings(locale: "fr"), theme: .dark,
+                                    colorMode: backend.colorMode, glyphs: backend.glyphs)
+            backend.draw(Screens.render(.instructions, context: ctx))
+            let first = String(decoding: reader.take(), as: UTF8.self)
+            #expect(first.contains("Enregistrez une courte vidéo selfie"), "output: \(first.debugDescription)")
+            #expect(first.contains("\u{1B}[?1049h"), "alternate screen entered")
+
+            backend.draw(Screens.render(.instructions, context: ctx))
+            let again = reader.take()
+            #expect(again.count < 16, "an unchanged frame sends (almost) nothing: \(again.count) bytes")
+
+            let capture = CaptureViewState(image: quadrantImage(), phase: .positioning, hint: .moveLeft, isValid: false)
+            backend.draw(Screens.render(.capture(capture), context: ctx))
+            let captureBytes = reader.take()
+            #expect(String(decoding: captureBytes, as: UTF8.self).contains("▀"))
+
+            backend.end()
+            let tail = String(decoding: reader.take(), as: UTF8.self)
+            // rmcup (leave the alternate screen) and cnorm (show the cursor) of xterm-256color.
+            #expect(tail.contains("\u{1B}[?1049l"), "tail: \(tail.debugDescription)")
+            #expect(tail.contains("\u{1B}[?25h"), "tail: \(tail.debugDescription)")
+            let lastText = tail.range(of: "\u{1B}[?1049l")
+            #expect(lastText != nil && !tail[lastText!.upperBound...].contains("▀"))
+        }
+    }
+
+    @Test func keysAreMapped() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm-256color"], quietStderr: false)
+            defer { backend.end() }
+            let input: [UInt8] = [13, 32, 0x7F, 3, UInt8(ascii: "s"), UInt8(ascii: "q")]
+            _ = input.withUnsafeBufferPointer { write(reader.master, $0.baseAddress, $0.count) }
+            var keys: [Key] = []
+            for _ in 0..<input.count {
+                if case .key(let k)? = backend.readInput(timeoutMs: 500) { keys.append(k) }
+            }
+            #expect(keys == [.enter, .space, .backspace, .interrupt, .character("s"), .character("q")])
+            #expect(backend.readInput(timeoutMs: 0) == nil)
+        }
+    }
+
+    /// ncursesw initialises on a pseudo-terminal and sends the UTF-8 bytes of a wide character
+    /// (the foundation's smoke test, moved here so all curses tests run one at a time).
+    @Test func wideCharacterReachesThePseudoTerminal() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let term = try CursesTerminal(term: "xterm-256color", outputFD: slave, inputFD: slave)
+            #expect(term.size.rows == 24)
+            #expect(term.size.cols == 80)
+            term.put("▀", row: 2, col: 3)
+            term.put("é", row: 2, col: 4)
+            term.refresh()
+            term.end()
+            let text = String(decoding: reader.take(), as: UTF8.self)
+            #expect(text.contains("▀é"), "curses output: \(text.debugDescription)")
+        }
+    }
+
+    /// SIGWINCH after a size change gives `.resized` with the new size, and the next frame is
+    /// painted in full at that size.
+    @Test func resizeIsReportedAndRepaintedInFull() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm-256color"], quietStderr: false)
+            defer { backend.end() }
+            let strings = StubStrings(locale: "en")
+            backend.draw(Screens.render(.instructions, context: RenderContext(size: backend.size, strings: strings, theme: .dark)))
+            _ = reader.take()
+            var ws = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(slave, UInt(TIOCSWINSZ), &ws)
+            raise(SIGWINCH)
+            #expect(backend.readInput(timeoutMs: 500) == .resized(Size(cols: 100, rows: 30)))
+            #expect(backend.size == Size(cols: 100, rows: 30))
+            backend.draw(Screens.render(.instructions, context: RenderContext(size: backend.size, strings: strings, theme: .dark)))
+            let out = String(decoding: reader.take(), as: UTF8.self)
+            #expect(out.contains("Record a short selfie video"), "the whole screen is sent again")
+        }
+    }
+
+    static let helper: String? = {
+        let p = TestSupport.projectRoot().appendingPathComponent(".build/debug/bench-ui").path
+        return FileManager.default.isExecutableFile(atPath: p) ? p : nil
+    }()
+
+    /// A process killed by SIGTERM, SIGHUP or SIGSEGV while curses draws leaves the terminal
+    /// restored (rmcup, cnorm) and still dies of that signal (TUI-04).
+    @Test(.enabled(if: helper != nil, ".build/debug/bench-ui absent (run swift build)"), arguments: [SIGTERM, SIGHUP, SIGSEGV])
+    func signalRestoresTheTerminal(sig: Int32) throws {
+        try withPty(cols: 80, rows: 24) { slave, reader, closeSlave in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Self.helper ?? "/bin/false")
+            p.arguments = ["--signal-check", String(sig)]
+            p.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8"]
+            p.standardOutput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+            p.standardInput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+            try p.run()
+            p.waitUntilExit()
+            #expect(p.terminationReason == .uncaughtSignal)
+            #expect(p.terminationStatus == sig)
+            closeSlave()
+            let out = String(decoding: reader.takeUntilClosed(), as: UTF8.self)
+            guard let drawn = out.range(of: "SIGNAL-CHECK") else { Issue.record("frame not drawn: \(out.debugDescription)"); return }
+            let tail = out[drawn.upperBound...]
+            #expect(tail.contains("\u{1B}[?1049l"), "rmcup after the frame: \(tail.debugDescription)")
+            #expect(tail.contains("\u{1B}[?25h"), "cnorm after the frame: \(tail.debugDescription)")
+        }
+    }
+
+    @Test func directColourTerminal() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm-direct", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm-direct"], quietStderr: false)
+            #expect(backend.colorMode == .direct)
+            let ctx = RenderContext(size: backend.size, strings: StubStrings(locale: "en"), theme: .dark,
+                                    colorMode: backend.colorMode, glyphs: backend.glyphs)
+            backend.draw(Screens.render(.capture(CaptureViewState(image: quadrantImage(), phase: .ready)), context: ctx))
+            backend.end()
+            let out = String(decoding: reader.take(), as: UTF8.self)
+            // The quadrant colour (200,150,120) dimmed outside the oval, sent as 24-bit colour.
+            #expect(out.contains("38:2::") || out.contains("38;2;"), "no 24-bit colour in output")
+        }
+    }
+}
+
+@Suite struct ColorAndPlainTests {
+    @Test func palette256() {
+        #expect(ColorQuantizer.palette256(RGB(0, 0, 0)) == 16)
+        #expect(ColorQuantizer.palette256(RGB(255, 255, 255)) == 231)
+        #expect(ColorQuantizer.palette256(RGB(255, 0, 0)) == 196)
+        #expect(ColorQuantizer.palette256(RGB(128, 128, 128)) == 244)  // gray ramp 8 + 10·12 = 128
+        #expect(ColorQuantizer.palette256(RGB(95, 135, 175)) == 16 + 36 * 1 + 6 * 2 + 3)
+    }
+
+    @Test func ansiAndDirect() {
+        #expect(ColorQuantizer.ansi(RGB(250, 10, 10)) == 9)
+        #expect(ColorQuantizer.ansi(RGB(250, 10, 10), count: 8) == 1)
+        #expect(ColorQuantizer.direct(RGB(0x12, 0x34, 0x56)) == 0x143458)
+        #expect(ColorQuantizer.direct(RGB(0xFF, 0x81, 0x80)) == 0xFC8080)
+        #expect(ColorQuantizer.direct(RGB(0, 0, 3)) == 8)
+    }
+
+    @Test func modeFromTerminfo() {
+        #expect(ColorQuantizer.mode(terminfoColors: 256, environment: [:]) == .palette256)
+        #expect(ColorQuantizer.mode(terminfoColors: 1 << 24, environment: [:]) == .direct)
+        #expect(ColorQuantizer.mode(terminfoColors: 8, environment: [:]) == .ansi16)
+        #expect(ColorQuantizer.mode(terminfoColors: -1, environment: [:]) == .none)
+        #expect(ColorQuantizer.mode(terminfoColors: 256, environment: ["NO_COLOR": "1"]) == .none)
+        #expect(CursesBackend.terminalType(term: "xterm-256color", environment: ["COLORTERM": "truecolor"]) == "xterm-direct")
+        #expect(CursesBackend.terminalType(term: "xterm-256color", environment: [:]) == "xterm-256color")
+        #expect(CursesBackend.terminalType(term: "screen", environment: ["COLORTERM": "24bit"]) == "screen")
+    }
+
+    @Test func asciiFallbacks() {
+        #expect(CursesBackend.asciiFallback("é") == "e")
+        #expect(CursesBackend.asciiFallback("…") == ".")
+        #expect(CursesBackend.asciiFallback("▀") == "#")
+        #expect(CursesBackend.asciiFallback("漢") == "?")
+    }
+
+    @Test func plainPrintsScreensAndStatusChangesOnce() {
+        var out = ""
+        let plain = PlainBackend { out += $0 }
+        let ctx = RenderContext(size: plain.size, strings: StubStrings(locale: "en"), theme: .dark.withoutColor(), colorMode: .none)
+        var state = CaptureViewState(image: nil, phase: .positioning, hint: .getCloser, isValid: false)
+        plain.draw(Screens.render(.capture(state), context: ctx))
+        plain.draw(Screens.render(.capture(state), context: ctx))
+        state.hint = .holdStill
+        plain.draw(Screens.render(.capture(state), context: ctx))
+        #expect(out == "Place your face in the oval\nThe recording will last 1 second\nMove closer\nHold still\n")
+        #expect(!out.contains("\u{1B}"))
+    }
+
+    @Test func noColorThemeRendersPreviewAsAsciiRamp() {
+        let ctx = RenderContext(size: Size(cols: 80, rows: 24), strings: StubStrings(locale: "en"), theme: .dark.withoutColor(),
+                                colorMode: .direct)
+        let r = Screens.render(.capture(CaptureViewState(image: quadrantImage(), phase: .ready)), context: ctx)
+        let rows = r.canvas.textRows()
+        #expect(!rows.joined().contains("▀"))
+        #expect(rows[10].contains("•"), "oval outline drawn with the outline glyph")
+        #expect(r.canvas.cells.allSatisfy { $0.style.fg == .terminalDefault && $0.style.bg == .terminalDefault })
+    }
+}

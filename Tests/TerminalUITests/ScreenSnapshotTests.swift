@@ -1,0 +1,138 @@
+import Testing
+import Foundation
+import CaptureFlow
+import TestSupport
+@testable import TerminalUI
+
+/// A 64×48 test frame: four flat quadrants (few distinct styles keep the style layer readable).
+func quadrantImage() -> PreviewImage {
+    let w = 64, h = 48
+    var px = [UInt8](repeating: 0, count: w * h * 3)
+    for y in 0..<h {
+        for x in 0..<w {
+            let c: RGB = y < h / 2 ? (x < w / 2 ? RGB(200, 150, 120) : RGB(90, 90, 200)) : (x < w / 2 ? RGB(40, 120, 40) : RGB(230, 230, 230))
+            let p = (y * w + x) * 3
+            px[p] = c.r; px[p + 1] = c.g; px[p + 2] = c.b
+        }
+    }
+    return PreviewImage(width: w, height: h, rgb: px)
+}
+
+enum Fixture {
+    static let sizes = [Size(cols: 80, rows: 24), Size(cols: 40, rows: 12), Size(cols: 132, rows: 43)]
+
+    static func screens() -> [(String, ScreenView)] {
+        let img = quadrantImage()
+        return [
+            ("loading", .loading(LoadingViewState(stage: .model, progress: 0.4))),
+            ("instructions", .instructions),
+            ("permission", .cameraPermission(pending: false)),
+            ("permission-denied", .cameraPermissionDenied(devicePath: "/dev/video0")),
+            ("capture-ready", .capture(CaptureViewState(image: img, phase: .ready))),
+            ("capture-positioning", .capture(CaptureViewState(image: img, phase: .positioning, hint: .moveLeft, isValid: false,
+                                                             restartReason: .holdStill))),
+            ("capture-countdown", .capture(CaptureViewState(image: img, scaleType: .fit, phase: .countdown, hint: .holdStill,
+                                                           isValid: true, countdownRemaining: 3, recordingDurationMs: 3000))),
+            ("capture-recording", .capture(CaptureViewState(image: img, phase: .recording, hint: .holdStill, isValid: true, progress: 0.42))),
+            ("result", .result(ResultViewState(savedPaths: ["/home/user/selfie-20261130-143000/video.avi"], durationSeconds: 1.0,
+                                               frameCount: 15, collectedCount: 1))),
+            ("failed", .failed(.camera("No such device"))),
+        ]
+    }
+
+    static func document(size: Size, locale: String, theme: Theme, layout: Layout = Layout()) -> String {
+        let ctx = RenderContext(size: size, strings: ProjectStrings.of(locale), theme: theme, layout: layout,
+                                colorMode: .direct, glyphs: .unicode)
+        var doc = ""
+        for (name, view) in screens() {
+            let r = Screens.render(view, context: ctx)
+            doc += "== \(name) \(size.cols)x\(size.rows)\n" + r.canvas.snapshot()
+            doc += "-- plain\n" + r.lines.joined(separator: "\n") + "\n" + (r.status.map { "status: " + $0 + "\n" } ?? "")
+        }
+        return doc
+    }
+}
+
+@Suite struct ScreenSnapshotTests {
+    static let cases: [(String, String)] = [("en", "light"), ("en", "dark"), ("fr", "light"), ("fr", "dark")]
+
+    @Test(arguments: Fixture.sizes)
+    func everyScreenEnglishFrenchLightDark(size: Size) {
+        for (locale, themeName) in Self.cases {
+            let theme: Theme = themeName == "light" ? .light : .dark
+            let doc = Fixture.document(size: size, locale: locale, theme: theme)
+            let name = "screens-\(locale)-\(themeName)-\(size.cols)x\(size.rows).txt"
+            if let problem = TestSupport.checkSnapshot(doc, named: name) { Issue.record(Comment(rawValue: problem)) }
+        }
+    }
+
+    @Test func layoutOverrideToolbarOnTop() {
+        var registry = ViewRegistry()
+        registry.registerClass(ToolbarOnTopCaptureContentView.self, forBaseClass: CaptureContentView.self)
+        for size in Fixture.sizes {
+            let doc = Fixture.document(size: size, locale: "en", theme: .dark, layout: Layout(registry: registry))
+            if let problem = TestSupport.checkSnapshot(doc, named: "screens-toolbar-top-\(size.cols)x\(size.rows).txt") {
+                Issue.record(Comment(rawValue: problem))
+            }
+        }
+    }
+
+    /// The same moves from a `--layout` file: toolbar on top, hint at 68 %, preview on the right.
+    @Test func layoutFileOverride() throws {
+        let o = try LayoutOverrides.parse(Data(#"{"toolbar": "top", "hintPosition": 0.68, "previewSide": "right"}"#.utf8), file: "layout.json")
+        for size in Fixture.sizes {
+            let doc = Fixture.document(size: size, locale: "fr", theme: .light, layout: Layout(overrides: o))
+            if let problem = TestSupport.checkSnapshot(doc, named: "screens-layout-file-\(size.cols)x\(size.rows).txt") {
+                Issue.record(Comment(rawValue: problem))
+            }
+        }
+    }
+
+    @Test func tooSmallMessage() {
+        let ctx = RenderContext(size: Size(cols: 30, rows: 8), strings: StubStrings(locale: "en"), theme: .dark)
+        let r = Screens.render(.instructions, context: ctx)
+        #expect(r.lines == ["Enlarge the window to at least 40×12"])
+        #expect(r.canvas.textRows()[3] == "Enlarge the window to at least".padded(30))
+        #expect(r.canvas.textRows()[4] == "            40×12             ")
+    }
+}
+
+extension String {
+    /// Centred in `width` cells (test helper for ASCII text).
+    func padded(_ width: Int) -> String {
+        let pad = width - count
+        return String(repeating: " ", count: pad / 2) + self + String(repeating: " ", count: pad - pad / 2)
+    }
+}
+
+@Suite struct ProjectStringsTests {
+    /// Every key the screens use exists in both tables (a missing key comes back as the key).
+    @Test(arguments: ["en", "fr"])
+    func everyScreenKeyIsTranslated(locale: String) {
+        let s = ProjectStrings.of(locale)
+        for key in StubStrings.en.keys.map({ $0.replacingOccurrences(of: ".one", with: "").replacingOccurrences(of: ".other", with: "") }) {
+            let t = s.text(key, key.contains("too_small") ? [.int(40), .int(12)] : [.int(2)])
+            #expect(t != key, "\(locale): \(key) missing")
+        }
+        #expect(s.text("selfie_capture_recording_duration", [.int(1)]).contains("1"))
+    }
+}
+
+@Suite struct ScreenSizeSweepTests {
+    /// Every screen at many sizes (including degenerate ones) renders a canvas of exactly that
+    /// size without trapping (a bounded fuzz over sizes).
+    @Test func everySizeRenders() {
+        let sizes = [(1, 1), (0, 0), (39, 12), (40, 11), (40, 12), (41, 13), (55, 17), (99, 40), (100, 40), (120, 30), (250, 80), (300, 20)]
+        for (cols, rows) in sizes {
+            for locale in ["en", "fr"] {
+                let ctx = RenderContext(size: Size(cols: cols, rows: rows), strings: ProjectStrings.of(locale), theme: .light,
+                                        colorMode: .palette256, glyphs: .asciiOnly)
+                for (_, view) in Fixture.screens() {
+                    let r = Screens.render(view, context: ctx)
+                    #expect(r.canvas.width == max(0, cols) && r.canvas.height == max(0, rows))
+                    #expect(r.canvas.textRows().allSatisfy { DisplayWidth.of($0) == cols })
+                }
+            }
+        }
+    }
+}
