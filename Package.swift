@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI"]),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
+        .executableTarget(name: "MediaBench", dependencies: ["Media"]),   // scripts/bench-media.sh
 
         // MARK: Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),
