@@ -35,6 +35,7 @@ let package = Package(
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
         // Benchmark driver for scripts/bench-ui.sh (render + send capture frames on a pty).
         .executableTarget(name: "bench-ui", dependencies: ["TerminalUI", "CaptureFlow", "Localization"], path: "Sources/bench-ui"),
+        .executableTarget(name: "MediaBench", dependencies: ["Media"]),   // scripts/bench-media.sh
 
         // MARK: Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),
