@@ -1,3 +1,4 @@
+import CaptureFlow
 import CV4L2
 import Media
 #if canImport(Glibc)
