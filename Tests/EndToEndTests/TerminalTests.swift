@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The built binary in a real terminal (tmux): French screens, keys through the whole flow,
+/// resize, the preview with colours, the oval and the progress bar, Ctrl-C, and the terminal
+/// restored afterwards. Uses the demo source (the photo placed by `make setup`).
+@Suite(.serialized) struct TerminalTests {
+    static let bin = Harness.binary
+    static let demoPhoto = FileManager.default.fileExists(
+        atPath: TestSupport.projectRoot().appendingPathComponent("Resources/demo/astronaut.png").path)
+    static let ready = bin != nil && TmuxSession.tmux != nil && demoPhoto
+
+    @Test(.enabled(if: ready, "needs tmux, the built binary and Resources/demo (make setup)"))
+    func frenchFlowWithResizeAndRestore() throws {
+        let bin = try #require(Self.bin)
+        let dir = Harness.tempDir("sc-tmux-fr")
+        let t = try TmuxSession(cols: 100, rows: 30)
+        defer { t.kill() }
+        try t.type("'\(bin)' --source demo --locale fr --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
+        #expect(try t.waitFor("Enregistrez une courte vidéo selfie"), "screen: \(t.dump())")
+        #expect(try t.alternateScreenOn())
+        try t.keys("Enter")
+        #expect(try t.waitFor("Demander l’autorisation"), "screen: \(t.dump())")
+        try t.keys("Enter")
+        #expect(try t.waitFor("Placez votre visage dans l’ovale"), "screen: \(t.dump())")
+        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraReady") })
+        try t.resize(cols: 70, rows: 24)
+        #expect(try t.waitUntil { let s = try t.screen(); return s.contains("Placez votre visage") && s.split(separator: "\n").count <= 24 })
+        try t.resize(cols: 100, rows: 30)
+        try t.keys("s")
+        #expect(t.waitUntil(90) { eventLogContains(dir + "/ev.jsonl", "videoRecordStarted") })
+        #expect(try t.waitFor("Capture terminée", limit: 60), "screen: \(t.dump())")
+        try t.keys("Enter")
+        #expect(try t.waitFor("EXIT=0"), "screen: \(t.dump())")
+        #expect(try !t.alternateScreenOn(), "the terminal is back on the normal screen")
+        try t.type("echo still-usable")
+        #expect(try t.waitFor("still-usable\n"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/out/video.avi"))
+    }
+
+    @Test(.enabled(if: ready, "needs tmux, the built binary and Resources/demo (make setup)"))
+    func demoWithScriptedKeysShowsPreviewOvalAndProgress() throws {
+        let bin = try #require(Self.bin)
+        let dir = Harness.tempDir("sc-tmux-demo")
+        let t = try TmuxSession(cols: 100, rows: 30)
+        defer { t.kill() }
+        try t.type("'\(bin)' --source demo --keys 'enter; enter; wait-for cameraReady; s' --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
+        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraReady") })
+        // The preview: half blocks with colours (the face's skin tones are not gray), and the oval outline.
+        #expect(try t.waitUntil { let s = try t.screen(escapes: true); return s.contains("▀") && s.contains("\u{1b}[38;") })
+        let preview = try t.screen()
+        #expect(preview.contains("•"), "oval outline: \(preview)")
+        #expect(t.waitUntil(90) { eventLogContains(dir + "/ev.jsonl", "videoRecordStarted") })
+        #expect(try t.waitUntil(10) { let s = try t.screen(); return s.contains("█") || s.contains("░") || s.contains("Capture complete") })
+        #expect(try t.waitFor("Capture complete", limit: 60), "screen: \(t.dump())")
+        try t.keys("Enter")
+        #expect(try t.waitFor("EXIT=0"))
+        #expect(try !t.alternateScreenOn())
+        if let ffprobe = Harness.tool("ffprobe") {
+            let p = try Harness.run(ffprobe, ["-v", "error", "-show_entries", "stream=codec_name,nb_frames", "-of", "csv=p=0", dir + "/out/video.avi"])
+            #expect(p.out.hasPrefix("mjpeg,30"), "ffprobe: \(p.out)")
+        }
+    }
+
+    @Test(.enabled(if: ready, "needs tmux, the built binary and Resources/demo (make setup)"))
+    func ctrlCDuringRecordingLeavesNothing() throws {
+        let bin = try #require(Self.bin)
+        let dir = Harness.tempDir("sc-tmux-int")
+        let t = try TmuxSession(cols: 80, rows: 24)
+        defer { t.kill() }
+        try t.type("'\(bin)' --source demo --no-instructions --camera-consent --no-start-button --duration-ms 30000 --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
+        #expect(t.waitUntil(90) { eventLogContains(dir + "/ev.jsonl", "videoRecordStarted") })
+        try t.keys("C-c")
+        #expect(try t.waitFor("EXIT=130"), "screen: \(t.dump())")
+        #expect(try !t.alternateScreenOn())
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/out")) ?? []
+        #expect(left.isEmpty, "left behind: \(left)")
+        #expect(!eventLogContains(dir + "/ev.jsonl", "videoRecordEnded"))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A tmux session on a private server socket, for real-terminal tests: start a shell, type,
+/// read the screen. Waiting is by polling the screen or a file until a condition holds (with a
+/// generous limit), never by sleeping a fixed time.
+final class TmuxSession {
+    static var tmux: String? { Harness.tool("tmux") }
+    let name: String
+    let socket = "selfie-capture-tests"
+
+    /// Starts `bash --norc` in a detached session of `cols`×`rows` with a UTF-8 locale.
+    init(cols: Int, rows: Int) throws {
+        name = "sc\(UUID().uuidString.prefix(6))"
+        _ = try tmux(["new-session", "-d", "-s", name, "-x", "\(cols)", "-y", "\(rows)",
+                      "env LANG=C.UTF-8 LC_ALL= TERM=xterm-256color PS1='$ ' bash --norc --noprofile"])
+        _ = try tmux(["set-option", "-t", name, "status", "off"])
+    }
+
+    @discardableResult
+    func tmux(_ args: [String]) throws -> Harness.Result {
+        try Harness.run(Self.tmux ?? "/usr/bin/tmux", ["-L", socket] + args, timeout: 30)
+    }
+
+    /// Types `text` literally, then Enter when `enter`.
+    func type(_ text: String, enter: Bool = true) throws {
+        try tmux(["send-keys", "-t", name, "-l", text])
+        if enter { try tmux(["send-keys", "-t", name, "Enter"]) }
+    }
+
+    /// Sends tmux key names (`Enter`, `Escape`, `C-c`, `s`).
+    func keys(_ names: String...) throws { try tmux(["send-keys", "-t", name] + names) }
+
+    /// The visible screen; with `escapes`, including colour escape sequences.
+    func screen(escapes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : [])).out
+    }
+
+    /// The screen for failure messages.
+    func dump() -> String { (try? screen()) ?? "<no screen>" }
+
+    /// Whether the pane is on the alternate screen (curses running).
+    func alternateScreenOn() throws -> Bool {
+        try tmux(["display-message", "-p", "-t", name, "#{alternate_on}"]).out.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    func resize(cols: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", "\(cols)", "-y", "\(rows)"])
+    }
+
+    /// Polls until `condition` holds or `limit` seconds pass. Returns whether it held.
+    @discardableResult
+    func waitUntil(_ limit: TimeInterval = 60, _ condition: () throws -> Bool) rethrows -> Bool {
+        let end = Date().addingTimeInterval(limit)
+        while Date() < end {
+            if try condition() { return true }
+            usleep(100_000)
+        }
+        return try condition()
+    }
+
+    /// Polls the screen for `text`.
+    @discardableResult
+    func waitFor(_ text: String, limit: TimeInterval = 60) throws -> Bool {
+        try waitUntil(limit) { try screen().contains(text) }
+    }
+
+    func kill() { _ = try? tmux(["kill-session", "-t", name]) }
+    deinit { kill() }
+}
+
+/// Reads a JSON Lines event log and tells whether an event has been written.
+func eventLogContains(_ path: String, _ name: String) -> Bool {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return false }
+    return text.contains("\"event\":\"\(name)\"")
+}
