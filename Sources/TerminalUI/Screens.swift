@@ -262,11 +262,7 @@ public enum Screens {
             hintText = c.strings.text("selfie_capture_recording")
         }
         if let h = hintText {
-            let st = theme.style(.title, fg: s.isValid == false ? theme.secondary : theme.text)
-            let t = DisplayWidth.truncate(" " + h + " ", to: frames.hint.width)
-            canvas.fill(CellRect(x: frames.hint.x + (frames.hint.width - DisplayWidth.of(t)) / 2, y: frames.hint.y,
-                                 width: DisplayWidth.of(t), height: 1), style: st)
-            canvas.putCentered(t, in: frames.hint, y: frames.hint.y, style: st)
+            Widgets.hintLine(&canvas, h, rect: frames.hint, style: theme.style(.title, fg: s.isValid == false ? theme.secondary : theme.text))
         }
         if s.phase == .recording || s.phase == .finished {
             let w = min(frames.status.width, 50)
