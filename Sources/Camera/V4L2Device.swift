@@ -11,13 +11,15 @@ public enum V4L2Error: Error, Equatable, Sendable {
     case ioctl(String, errno: Int32)
     /// `v4l2_mmap` failed.
     case mmap(errno: Int32)
+    /// `poll` failed.
+    case poll(errno: Int32)
     /// The node is not a video capture device with streaming I/O (V4L2 spec §4.1: QUERYCAP).
     case notACaptureDevice(path: String)
 
     /// The errno carried by the error, if any.
     public var errno: Int32? {
         switch self {
-        case .open(_, let e), .ioctl(_, let e), .mmap(let e): return e
+        case .open(_, let e), .ioctl(_, let e), .mmap(let e), .poll(let e): return e
         case .notACaptureDevice: return nil
         }
     }
@@ -25,32 +27,90 @@ public enum V4L2Error: Error, Equatable, Sendable {
 
 /// The system calls V4L2 code makes, as a seam: the real one goes to libv4l2; tests pass a fake
 /// webcam (scripted capabilities, formats, frames and injected errors).
-public protocol V4L2System: Sendable {
+public protocol V4L2System: AnyObject {
     /// `v4l2_open`; returns a file descriptor or -1 with `lastErrno` set.
     func open(_ path: String, flags: Int32) -> Int32
     func close(_ fd: Int32) -> Int32
     /// `v4l2_ioctl` with one pointer argument; -1 with `lastErrno` set on failure.
     func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer) -> Int32
+    /// `poll` on one fd for `events`; returns -1 (errno), 0 (timeout) or 1 with `revents`.
+    func poll(_ fd: Int32, events: Int16, timeoutMs: Int32, revents: inout Int16) -> Int32
+    /// `v4l2_mmap(NULL, length, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset)`; nil on failure.
+    func mmap(length: Int, fd: Int32, offset: Int64) -> UnsafeMutableRawPointer?
+    func munmap(_ address: UnsafeMutableRawPointer, length: Int) -> Int32
+    /// Paths of candidate device nodes (`/dev/video*`), sorted by number.
+    func deviceNodes() -> [String]
     /// The errno of the last failing call on this thread.
     var lastErrno: Int32 { get }
 }
 
 /// The real system: libv4l2 through the `CV4L2` shim.
-public struct LibV4L2System: V4L2System {
-    public init() {}
-    public func open(_ path: String, flags: Int32) -> Int32 { cv4l2_open(path, flags) }
-    public func close(_ fd: Int32) -> Int32 { cv4l2_close(fd) }
-    public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer) -> Int32 {
-        cv4l2_ioctl(fd, request, arg)
+///
+/// libv4l2 and libv4lconvert print diagnostics to stderr, which would corrupt the curses screen:
+/// with `quiet` (default) stderr is pointed at /dev/null for the duration of each libv4l2 call.
+public final class LibV4L2System: V4L2System {
+    private let quiet: Bool
+    private var savedErrno: Int32 = 0
+    private let devNull: Int32
+
+    public init(quiet: Bool = true) {
+        self.quiet = quiet
+        devNull = quiet ? Glibc.open("/dev/null", O_WRONLY | O_CLOEXEC) : -1
     }
-    public var lastErrno: Int32 { Glibc.errno }
+    deinit { if devNull >= 0 { Glibc.close(devNull) } }
+
+    /// Runs `body` with fd 2 redirected to /dev/null, keeping the call's errno.
+    private func silenced<T>(_ body: () -> T) -> T {
+        guard quiet, devNull >= 0 else {
+            let r = body(); savedErrno = Glibc.errno; return r
+        }
+        let saved = dup(2)
+        if saved >= 0 { dup2(devNull, 2) }
+        let r = body()
+        savedErrno = Glibc.errno
+        if saved >= 0 { dup2(saved, 2); Glibc.close(saved) }
+        return r
+    }
+
+    public func open(_ path: String, flags: Int32) -> Int32 { silenced { cv4l2_open(path, flags) } }
+    public func close(_ fd: Int32) -> Int32 { silenced { cv4l2_close(fd) } }
+    public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer) -> Int32 {
+        silenced { cv4l2_ioctl(fd, request, arg) }
+    }
+    public func poll(_ fd: Int32, events: Int16, timeoutMs: Int32, revents: inout Int16) -> Int32 {
+        var p = pollfd(fd: fd, events: events, revents: 0)
+        let r = Glibc.poll(&p, 1, timeoutMs)
+        savedErrno = Glibc.errno
+        revents = p.revents
+        return r
+    }
+    public func mmap(length: Int, fd: Int32, offset: Int64) -> UnsafeMutableRawPointer? {
+        let p = silenced { cv4l2_mmap(length, fd, offset) }
+        return p == nil || p == cv4l2_map_failed() ? nil : p
+    }
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) -> Int32 {
+        silenced { cv4l2_munmap(address, length) }
+    }
+    public func deviceNodes() -> [String] {
+        guard let dir = opendir("/dev") else { return [] }
+        defer { closedir(dir) }
+        var nums: [Int] = []
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasPrefix("video"), let n = Int(name.dropFirst(5)) { nums.append(n) }
+        }
+        return nums.sorted().map { "/dev/video\($0)" }
+    }
+    public var lastErrno: Int32 { savedErrno }
 }
 
 /// An open V4L2 device node. Owns its file descriptor: closed on `close()` or deinit.
 public final class V4L2Device {
     public let path: String
     public let fd: Int32
-    private let system: V4L2System
+    public let system: V4L2System
     private var isOpen = true
 
     /// Opens `path` non-blocking read/write (so an unplug never hangs a read: bug report V4L-01).
@@ -61,6 +121,17 @@ public final class V4L2Device {
         self.path = path
         self.fd = fd
         self.system = system
+    }
+
+    /// `ioctl` on a typed struct; throws `V4L2Error.ioctl(name, errno)` on -1 (EINTR retried).
+    public func ioctl<T>(_ name: String, _ request: UInt, _ value: inout T) throws {
+        while true {
+            let r = withUnsafeMutableBytes(of: &value) { system.ioctl(fd, request, $0.baseAddress!) }
+            if r >= 0 { return }
+            let e = system.lastErrno
+            if e == EINTR { continue }
+            throw V4L2Error.ioctl(name, errno: e)
+        }
     }
 
     /// Closes the device; tolerant of ENODEV after an unplug (bug report V4L-02).

@@ -1,27 +1,6 @@
 import CDlibFace
+import CaptureFlow
 import Media
-
-/// A face bounding box in source pixels (x, y = top-left), with the detector's confidence.
-public struct FaceBox: Sendable, Equatable, Codable {
-    public var x: Double
-    public var y: Double
-    public var w: Double
-    public var h: Double
-    /// dlib's detection confidence (SVM margin; > 0 means above the default threshold).
-    public var score: Double
-    public init(x: Double, y: Double, w: Double, h: Double, score: Double = 0) {
-        self.x = x; self.y = y; self.w = w; self.h = h; self.score = score
-    }
-
-    /// Intersection over union with `other`, in 0...1.
-    public func iou(_ other: FaceBox) -> Double {
-        let ix = max(0, min(x + w, other.x + other.w) - max(x, other.x))
-        let iy = max(0, min(y + h, other.y + other.h) - max(y, other.y))
-        let inter = ix * iy
-        let union = w * h + other.w * other.h - inter
-        return union > 0 ? inter / union : 0
-    }
-}
 
 /// Errors from the dlib backend.
 public enum FaceModelError: Error, Equatable, Sendable {
@@ -37,7 +16,7 @@ public enum FaceModelError: Error, Equatable, Sendable {
 
 /// dlib's HOG frontal face detector (`get_frontal_face_detector`, dlib 19.24). Not thread-safe:
 /// use one instance per thread.
-public final class DlibHOGDetector: @unchecked Sendable {
+public final class DlibHOGDetector: FaceDetecting, @unchecked Sendable {
     private let handle: OpaquePointer
 
     /// - Throws: `FaceModelError.detectorUnavailable`.
@@ -49,9 +28,13 @@ public final class DlibHOGDetector: @unchecked Sendable {
 
     /// Detects faces on a gray image; boxes in that image's pixels, most confident first
     /// (dlib's order). Faces smaller than about 80×80 px are not found (dlib's window size).
-    /// - Parameter adjustThreshold: dlib's `adjust_threshold` (0 = default; lower finds more).
     /// - Throws: `FaceModelError.dlib`.
-    public func detect(gray image: Image, adjustThreshold: Double = 0) throws -> [FaceBox] {
+    public func detect(gray image: Image) throws -> [FaceDetection] {
+        try detect(gray: image, adjustThreshold: 0)
+    }
+
+    /// As `detect(gray:)`, with dlib's `adjust_threshold`.
+    public func detect(gray image: Image, adjustThreshold: Double) throws -> [FaceDetection] {
         precondition(image.layout == .gray, "detect(gray:) needs a gray image")
         var boxes = [cdf_box](repeating: cdf_box(), count: 16)
         var err = [CChar](repeating: 0, count: 256)
@@ -60,7 +43,46 @@ public final class DlibHOGDetector: @unchecked Sendable {
                        adjustThreshold, &boxes, Int32(boxes.count), &err, err.count)
         }
         guard n >= 0 else { throw FaceModelError.dlib(cString(err)) }
-        return boxes.prefix(Int(min(n, 16))).map { FaceBox(x: $0.x, y: $0.y, w: $0.w, h: $0.h, score: $0.score) }
+        return boxes.prefix(Int(min(n, 16))).map { FaceDetection(box: Rect(x: $0.x, y: $0.y, w: $0.w, h: $0.h), score: $0.score) }
+    }
+}
+
+/// dlib's 68-point shape predictor (iBUG 300-W markup), e.g. Debian `libdlib-data`'s
+/// `/usr/share/dlib/shape_predictor_68_face_landmarks.dat` (99.7 MB, loads in 0.45–0.9 s: load it
+/// once, off the main path, see `LandmarkModelLoader`). Not thread-safe: one instance per thread.
+/// Licence note: Debian lists the model as CC0; upstream dlib says its training data (iBUG 300-W)
+/// excludes commercial use. Check before shipping; `LandmarkPredicting` lets another model replace it.
+public final class DlibShapePredictor: LandmarkPredicting, @unchecked Sendable {
+    /// Debian's path of the 68-landmark model (package `libdlib-data`).
+    public static let defaultModelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+    private let handle: OpaquePointer
+    /// Number of landmarks per face (68 for the iBUG model).
+    public let parts: Int
+
+    /// Loads the model file (blocking; 0.5–1 s for the 68-point model).
+    /// - Throws: `FaceModelError.modelLoad(path:message:)` (missing or corrupt file).
+    public init(path: String = DlibShapePredictor.defaultModelPath) throws {
+        var err = [CChar](repeating: 0, count: 256)
+        guard let h = cdf_shape_predictor_load(path, &err, err.count) else {
+            throw FaceModelError.modelLoad(path: path, message: cString(err))
+        }
+        handle = h
+        parts = Int(cdf_shape_predictor_parts(h))
+    }
+    deinit { cdf_shape_predictor_destroy(handle) }
+
+    /// Landmarks of the face in `box` (pixels of `image`), in that image's pixels.
+    /// - Throws: `FaceModelError.dlib`.
+    public func landmarks(gray image: Image, box: Rect) throws -> [Point] {
+        precondition(image.layout == .gray, "landmarks(gray:) needs a gray image")
+        var xy = [Double](repeating: 0, count: 2 * max(parts, 1))
+        var err = [CChar](repeating: 0, count: 256)
+        let n = image.pixels.withUnsafeBufferPointer { px in
+            cdf_landmarks(handle, px.baseAddress, Int32(image.width), Int32(image.height), Int32(image.stride),
+                          box.x, box.y, box.w, box.h, &xy, Int32(xy.count), &err, err.count)
+        }
+        guard n >= 0 else { throw FaceModelError.dlib(cString(err)) }
+        return (0..<Int(n)).map { Point(x: xy[2 * $0], y: xy[2 * $0 + 1]) }
     }
 }
 

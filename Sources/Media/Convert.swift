@@ -1,4 +1,7 @@
-/// Pixel-format conversions between the layouts of `Image`.
+/// Pixel-format conversions between the layouts of `Image` and camera/y4m YUV layouts.
+///
+/// YUV → RGB uses the BT.601 matrix (what UVC webcams and y4m/MPEG use), in 16.16 fixed point:
+/// limited ("TV") range Y 16…235, Cb/Cr 16…240 unless `fullRange` (JPEG/"yuvj") is asked for.
 public enum PixelConvert {
     /// RGB → gray with the BT.601 luma weights (Y = 0.299 R + 0.587 G + 0.114 B), rounded, as
     /// libjpeg computes it.
@@ -6,11 +9,233 @@ public enum PixelConvert {
         if image.layout == .gray { return image }
         var out = [UInt8](repeating: 0, count: image.width * image.height)
         image.pixels.withUnsafeBufferPointer { src in
-            for i in 0..<out.count {
-                let r = Int(src[3 * i]), g = Int(src[3 * i + 1]), b = Int(src[3 * i + 2])
-                out[i] = UInt8((19595 * r + 38470 * g + 7471 * b + 32768) >> 16)
+            out.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<dst.count {
+                    let r = Int(src[3 * i]), g = Int(src[3 * i + 1]), b = Int(src[3 * i + 2])
+                    dst[i] = UInt8((19595 * r + 38470 * g + 7471 * b + 32768) >> 16)
+                }
             }
         }
         return Image(width: image.width, height: image.height, layout: .gray, pixels: out)
+    }
+
+    /// Gray → RGB (each channel = the gray value).
+    public static func rgb(_ image: Image) -> Image {
+        if image.layout == .rgb { return image }
+        var out = [UInt8](repeating: 0, count: image.width * image.height * 3)
+        image.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<src.count { dst[3 * i] = src[i]; dst[3 * i + 1] = src[i]; dst[3 * i + 2] = src[i] }
+            }
+        }
+        return Image(width: image.width, height: image.height, layout: .rgb, pixels: out)
+    }
+
+    @inline(__always) static func clamp(_ v: Int) -> UInt8 { UInt8(truncatingIfNeeded: v < 0 ? 0 : (v > 255 ? 255 : v)) }
+
+    /// One pixel YCbCr → RGB, BT.601.
+    @inline(__always)
+    static func yuv(_ y: Int, _ u: Int, _ v: Int, full: Bool, _ out: UnsafeMutablePointer<UInt8>) {
+        let c = full ? y << 16 : (y - 16) * 76309
+        let d = u - 128, e = v - 128
+        if full {
+            out[0] = clamp((c + 91881 * e + 32768) >> 16)
+            out[1] = clamp((c - 22554 * d - 46802 * e + 32768) >> 16)
+            out[2] = clamp((c + 116130 * d + 32768) >> 16)
+        } else {
+            out[0] = clamp((c + 104597 * e + 32768) >> 16)
+            out[1] = clamp((c - 25675 * d - 53279 * e + 32768) >> 16)
+            out[2] = clamp((c + 132201 * d + 32768) >> 16)
+        }
+    }
+
+    /// Luma plane → full-range gray: limited range maps 16…235 to 0…255 (clamped).
+    public static func grayFromLuma(_ y: ArraySlice<UInt8>, width: Int, height: Int, fullRange: Bool = false) -> Image? {
+        guard width > 0, height > 0, y.count >= width * height else { return nil }
+        if fullRange { return Image(width: width, height: height, layout: .gray, pixels: Array(y.prefix(width * height))) }
+        var out = [UInt8](repeating: 0, count: width * height)
+        y.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<dst.count { dst[i] = clamp(((Int(src[i]) - 16) * 76309 + 32768) >> 16) }
+            }
+        }
+        return Image(width: width, height: height, layout: .gray, pixels: out)
+    }
+
+    /// Planar YUV (I420 = 4:2:0, 4:2:2, 4:4:4; planes Y, Cb, Cr back to back) → RGB.
+    /// - Parameters: `subX`/`subY` are the chroma subsampling shifts (I420: 1,1; 4:2:2: 1,0;
+    ///   4:4:4: 0,0); chroma planes are `ceil(width / 2^subX) × ceil(height / 2^subY)`.
+    /// - Returns: nil when `data` is shorter than the three planes.
+    public static func planarYUVToRGB(_ data: ArraySlice<UInt8>, width: Int, height: Int, subX: Int, subY: Int,
+                                      fullRange: Bool = false) -> Image? {
+        guard width > 0, height > 0 else { return nil }
+        let cw = (width + (1 << subX) - 1) >> subX, ch = (height + (1 << subY) - 1) >> subY
+        let ySize = width * height, cSize = cw * ch
+        guard data.count >= ySize + 2 * cSize else { return nil }
+        var out = [UInt8](repeating: 0, count: ySize * 3)
+        data.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                guard let s = src.baseAddress, let o = dst.baseAddress else { return }
+                let up = s + ySize, vp = s + ySize + cSize
+                for row in 0..<height {
+                    let crow = (row >> subY) * cw
+                    for col in 0..<width {
+                        let ci = crow + (col >> subX)
+                        yuv(Int(s[row * width + col]), Int(up[ci]), Int(vp[ci]), full: fullRange, o + 3 * (row * width + col))
+                    }
+                }
+            }
+        }
+        return Image(width: width, height: height, layout: .rgb, pixels: out)
+    }
+
+    /// I420 (YUV 4:2:0 planar, V4L2 `YU12`) → RGB.
+    public static func i420ToRGB(_ data: ArraySlice<UInt8>, width: Int, height: Int, fullRange: Bool = false) -> Image? {
+        planarYUVToRGB(data, width: width, height: height, subX: 1, subY: 1, fullRange: fullRange)
+    }
+
+    /// NV12 (Y plane, then interleaved Cb Cr at 4:2:0) → RGB. nil when `data` is short.
+    public static func nv12ToRGB(_ data: ArraySlice<UInt8>, width: Int, height: Int, fullRange: Bool = false) -> Image? {
+        guard width > 0, height > 0 else { return nil }
+        let cw = (width + 1) / 2, ch = (height + 1) / 2, ySize = width * height
+        guard data.count >= ySize + 2 * cw * ch else { return nil }
+        var out = [UInt8](repeating: 0, count: ySize * 3)
+        data.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                guard let s = src.baseAddress, let o = dst.baseAddress else { return }
+                let uv = s + ySize
+                for row in 0..<height {
+                    for col in 0..<width {
+                        let ci = 2 * ((row >> 1) * cw + (col >> 1))
+                        yuv(Int(s[row * width + col]), Int(uv[ci]), Int(uv[ci + 1]), full: fullRange, o + 3 * (row * width + col))
+                    }
+                }
+            }
+        }
+        return Image(width: width, height: height, layout: .rgb, pixels: out)
+    }
+
+    /// YUYV 4:2:2 packed (Y0 Cb Y1 Cr; V4L2 `YUYV`) → RGB. `bytesPerLine` ≥ 2·width (driver
+    /// padding allowed). nil when `data` is short or width is odd-sized beyond the row.
+    public static func yuyvToRGB(_ data: ArraySlice<UInt8>, width: Int, height: Int, bytesPerLine: Int? = nil,
+                                 fullRange: Bool = false) -> Image? {
+        guard width > 0, height > 0 else { return nil }
+        let bpl = bytesPerLine ?? 2 * width
+        let pairs = (width + 1) / 2
+        guard bpl >= 4 * pairs || bpl >= 2 * width, data.count >= bpl * (height - 1) + 4 * pairs else { return nil }
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        data.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                guard let s = src.baseAddress, let o = dst.baseAddress else { return }
+                for row in 0..<height {
+                    let r = s + row * bpl
+                    for p in 0..<pairs {
+                        let u = Int(r[4 * p + 1]), v = Int(r[4 * p + 3])
+                        let x = 2 * p
+                        yuv(Int(r[4 * p]), u, v, full: fullRange, o + 3 * (row * width + x))
+                        if x + 1 < width { yuv(Int(r[4 * p + 2]), u, v, full: fullRange, o + 3 * (row * width + x + 1)) }
+                    }
+                }
+            }
+        }
+        return Image(width: width, height: height, layout: .rgb, pixels: out)
+    }
+
+    /// YUYV → full-range gray (the Y samples only).
+    public static func yuyvToGray(_ data: ArraySlice<UInt8>, width: Int, height: Int, bytesPerLine: Int? = nil,
+                                  fullRange: Bool = false) -> Image? {
+        guard width > 0, height > 0 else { return nil }
+        let bpl = bytesPerLine ?? 2 * width
+        guard data.count >= bpl * (height - 1) + 2 * width else { return nil }
+        var out = [UInt8](repeating: 0, count: width * height)
+        data.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                guard let s = src.baseAddress else { return }
+                for row in 0..<height {
+                    for col in 0..<width {
+                        let y = Int(s[row * bpl + 2 * col])
+                        dst[row * width + col] = fullRange ? UInt8(y) : clamp(((y - 16) * 76309 + 32768) >> 16)
+                    }
+                }
+            }
+        }
+        return Image(width: width, height: height, layout: .gray, pixels: out)
+    }
+}
+
+/// Image resizing.
+public enum Scale {
+    /// Nearest-neighbour resize to `width × height` (any direction). Source pixel for output x is
+    /// `floor((x + 0.5) · srcW / width)`.
+    public static func nearest(_ image: Image, width: Int, height: Int) -> Image {
+        let c = image.layout.rawValue
+        guard width > 0, height > 0, image.width > 0, image.height > 0 else {
+            return Image(width: max(0, width), height: max(0, height), layout: image.layout)
+        }
+        var out = [UInt8](repeating: 0, count: width * height * c)
+        let xs = (0..<width).map { min(image.width - 1, ((2 * $0 + 1) * image.width) / (2 * width)) }
+        image.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    let sy = min(image.height - 1, ((2 * y + 1) * image.height) / (2 * height))
+                    let srow = sy * image.width * c, drow = y * width * c
+                    for x in 0..<width {
+                        for k in 0..<c { dst[drow + x * c + k] = src[srow + xs[x] * c + k] }
+                    }
+                }
+            }
+        }
+        return Image(width: width, height: height, layout: image.layout, pixels: out)
+    }
+
+    /// Area (box-filter) downscale to `width × height`: each output pixel is the rounded mean of
+    /// the source pixels whose index range `[floor(x·srcW/w), floor((x+1)·srcW/w))` it covers
+    /// (at least one). Upscaling falls back to `nearest`.
+    public static func area(_ image: Image, width: Int, height: Int) -> Image {
+        guard width > 0, height > 0, width <= image.width, height <= image.height else {
+            return nearest(image, width: width, height: height)
+        }
+        let c = image.layout.rawValue
+        let x0 = (0..<width).map { $0 * image.width / width }
+        let x1 = (0..<width).map { max($0 * image.width / width + 1, ($0 + 1) * image.width / width) }
+        var out = [UInt8](repeating: 0, count: width * height * c)
+        var acc = [Int](repeating: 0, count: width * c)
+        image.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    let sy0 = y * image.height / height
+                    let sy1 = max(sy0 + 1, (y + 1) * image.height / height)
+                    for i in 0..<acc.count { acc[i] = 0 }
+                    for sy in sy0..<sy1 {
+                        let srow = sy * image.width * c
+                        for x in 0..<width {
+                            for sx in x0[x]..<x1[x] {
+                                for k in 0..<c { acc[x * c + k] += Int(src[srow + sx * c + k]) }
+                            }
+                        }
+                    }
+                    for x in 0..<width {
+                        let n = (x1[x] - x0[x]) * (sy1 - sy0)
+                        for k in 0..<c { dst[(y * width + x) * c + k] = UInt8((acc[x * c + k] + n / 2) / n) }
+                    }
+                }
+            }
+        }
+        return Image(width: width, height: height, layout: image.layout, pixels: out)
+    }
+
+    /// Crops `image` to the rectangle (clamped to the image); nil when the clamped rect is empty.
+    public static func crop(_ image: Image, x: Int, y: Int, width: Int, height: Int) -> Image? {
+        let cx0 = max(0, x), cy0 = max(0, y)
+        let cx1 = min(image.width, x + width), cy1 = min(image.height, y + height)
+        guard cx1 > cx0, cy1 > cy0 else { return nil }
+        let c = image.layout.rawValue, w = cx1 - cx0
+        var out = [UInt8]()
+        out.reserveCapacity(w * (cy1 - cy0) * c)
+        for row in cy0..<cy1 {
+            let start = (row * image.width + cx0) * c
+            out.append(contentsOf: image.pixels[start..<(start + w * c)])
+        }
+        return Image(width: w, height: cy1 - cy0, layout: image.layout, pixels: out)
     }
 }

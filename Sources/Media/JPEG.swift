@@ -35,7 +35,11 @@ public enum JPEGCodec {
         let rc = data.withUnsafeBufferPointer { buf in
             tjDecompressHeader3(h, buf.baseAddress, UInt(buf.count), &w, &ht, &sub, &cs)
         }
-        guard !data.isEmpty, rc == 0 else { throw JPEGError.decode(errorString(h)) }
+        // A warning while reading the header (e.g. extraneous bytes before SOF, bug report JPG-04)
+        // still fills in the size: only a fatal error fails (check the code, not the -1).
+        guard !data.isEmpty, rc == 0 || (tjGetErrorCode(h) == ctj_err_warning() && w > 0 && ht > 0) else {
+            throw JPEGError.decode(errorString(h))
+        }
         return (Int(w), Int(ht))
     }
 
@@ -52,7 +56,12 @@ public enum JPEGCodec {
         let hdr = data.withUnsafeBufferPointer { buf in
             tjDecompressHeader3(h, buf.baseAddress, UInt(buf.count), &w, &ht, &sub, &cs)
         }
-        guard hdr == 0 else { throw JPEGError.decode(errorString(h)) }
+        // A header warning (JPG-03/04) is not fatal: keep its text and decode.
+        var headerWarning: String?
+        if hdr != 0 {
+            guard tjGetErrorCode(h) == ctj_err_warning(), w > 0, ht > 0 else { throw JPEGError.decode(errorString(h)) }
+            headerWarning = errorString(h)
+        }
         guard w > 0, ht > 0, Int(w) <= maxDimension, Int(ht) <= maxDimension else {
             throw JPEGError.unexpectedSize(width: Int(w), height: Int(ht))
         }
@@ -66,7 +75,7 @@ public enum JPEGCodec {
                               Int32(pf.rawValue), TJFLAG_ACCURATEDCT)
             }
         }
-        var warning: String?
+        var warning: String? = headerWarning
         if rc != 0 {
             let message = errorString(h)
             if tjGetErrorCode(h) == ctj_err_warning() {

@@ -3,6 +3,8 @@
 public enum CommandRegistry {
     public static var handlers: [String: CommandHandler] {
         [
+            "analyze": AnalyzeCommand.handler,
+            "devices": DevicesCommand.handler,
             "strings dump": { try StringsCommands.dump($0, $1) },
             "strings format": { try StringsCommands.format($0, $1) },
             "strings lint": { try StringsCommands.lint($0, $1) },

@@ -1,4 +1,5 @@
 import Testing
+import CaptureFlow
 import FaceAnalysis
 import Media
 import TestSupport
@@ -14,8 +15,8 @@ import TestSupport
         #expect(rgb.width == 512 && rgb.height == 512)
         let faces = try DlibHOGDetector().detect(gray: PixelConvert.gray(rgb))
         #expect(faces.count == 1)
-        let truth = FaceBox(x: 175.8, y: 79.8, w: 95.0, h: 94.8)
-        let iou = try #require(faces.first).iou(truth)
+        let truth = Rect(x: 175.8, y: 79.8, w: 95.0, h: 94.8)
+        let iou = try #require(faces.first).box.iou(truth)
         #expect(iou >= 0.5, "IoU \(iou)")
     }
 

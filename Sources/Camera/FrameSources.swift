@@ -1,0 +1,58 @@
+import Media
+
+/// Options for `FrameSources.open`.
+public struct SourceOptions {
+    /// Loads the demo photo (the app passes `FaceAnalysis.ImageFile.loadRGB` of
+    /// `Resources/demo/astronaut.png`); required for `demo`.
+    public var demoPhoto: (() throws -> Image)?
+    /// Nominal rate of raw `.mjpeg` streams (they carry none); default 30.
+    public var mjpegFPS: Double
+    /// `--loop`: restart file sources at their end instead of ending.
+    public var loop: Bool
+    /// Camera negotiation and the syscall seam.
+    public var camera: CameraOptions
+
+    public init(demoPhoto: (() throws -> Image)? = nil, mjpegFPS: Double = 30, loop: Bool = false,
+                camera: CameraOptions = CameraOptions()) {
+        self.demoPhoto = demoPhoto; self.mjpegFPS = mjpegFPS; self.loop = loop; self.camera = camera
+    }
+}
+
+/// Opens a `FrameSource` from a `--source` spec.
+public enum FrameSources {
+    /// The kind a spec names, without opening it.
+    /// - `/dev/…` → camera; `-` → y4m on stdin; `demo`; by extension (case-insensitive):
+    ///   `.avi`, `.mjpeg`/`.mjpg`, `.y4m`.
+    public static func kind(of spec: String) -> SourceKind? {
+        if spec == "demo" { return .demo }
+        if spec == "-" { return .y4m }
+        if spec.hasPrefix("/dev/") { return .camera }
+        let lower = spec.lowercased()
+        if lower.hasSuffix(".avi") { return .avi }
+        if lower.hasSuffix(".mjpeg") || lower.hasSuffix(".mjpg") { return .mjpegStream }
+        if lower.hasSuffix(".y4m") { return .y4m }
+        return nil
+    }
+
+    /// Opens `spec`.
+    /// - Throws: `MediaError` (fileMissing → 66, unreadable → 66, malformed → 65,
+    ///   unsupportedSource → 64, demoPhotoMissing → 66) or `CameraError` (notFound 66, busy 69,
+    ///   permissionDenied 77, unsupported 69, …). Both have `exitCodeHint`.
+    public static func open(spec: String, options: SourceOptions = SourceOptions()) throws -> FrameSource {
+        guard let kind = kind(of: spec) else { throw MediaError.unsupportedSource(spec) }
+        let make: () throws -> FrameSource
+        switch kind {
+        case .camera: return try V4L2CameraSource(path: spec, options: options.camera)
+        case .demo:
+            guard let load = options.demoPhoto else { throw MediaError.demoPhotoMissing }
+            return DemoSource(photo: try load())
+        case .avi: make = { try AVIFileSource(path: spec) }
+        case .mjpegStream: make = { try MJPEGFileSource(path: spec, fps: options.mjpegFPS) }
+        case .y4m:
+            // A pipe cannot be rewound: stdin never loops.
+            if spec == "-" { return try Y4MSource(path: spec) }
+            make = { try Y4MSource(path: spec) }
+        }
+        return options.loop ? try LoopingSource(open: make) : try make()
+    }
+}

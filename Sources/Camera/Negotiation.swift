@@ -1,0 +1,169 @@
+/// A FourCC (V4L2 pixel format code), e.g. `MJPG`, `YUYV`.
+public struct FourCC: Hashable, Sendable, CustomStringConvertible {
+    public var code: UInt32
+    public init(_ code: UInt32) { self.code = code }
+    /// From a 4-character string (`"MJPG"`); shorter strings are space-padded.
+    public init(_ s: String) {
+        let b = Array((s + "    ").utf8.prefix(4))
+        code = UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+    }
+    public var description: String {
+        let bytes = [code & 0xFF, code >> 8 & 0xFF, code >> 16 & 0xFF, code >> 24 & 0xFF].map { UInt8($0) }
+        return String(decoding: bytes.map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }, as: UTF8.self)
+    }
+    public static let mjpeg = FourCC("MJPG"), jpeg = FourCC("JPEG"), yuyv = FourCC("YUYV")
+    public static let nv12 = FourCC("NV12"), i420 = FourCC("YU12"), rgb24 = FourCC("RGB3")
+    public static let bgr24 = FourCC("BGR3"), grey = FourCC("GREY")
+}
+
+/// A frame size in pixels.
+public struct FrameSize: Hashable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// One size of one format, with its frame rates (frames per second, descending).
+public struct SizeModes: Sendable, Equatable {
+    public var size: FrameSize
+    public var fps: [Double]
+    public init(size: FrameSize, fps: [Double]) { self.size = size; self.fps = fps }
+}
+
+/// One format a device offers (`VIDIOC_ENUM_FMT`), with its sizes (`ENUM_FRAMESIZES`) and rates
+/// (`ENUM_FRAMEINTERVALS`).
+public struct FormatModes: Sendable, Equatable {
+    public var fourcc: FourCC
+    public var description: String
+    /// True for formats libv4l2 emulates (V4L2_FMT_FLAG_EMULATED).
+    public var emulated: Bool
+    public var sizes: [SizeModes]
+    public init(fourcc: FourCC, description: String, emulated: Bool = false, sizes: [SizeModes]) {
+        self.fourcc = fourcc; self.description = description; self.emulated = emulated; self.sizes = sizes
+    }
+}
+
+/// Recording quality preference (RecordingConfig.qualities): by frame height in landscape.
+public enum VideoQuality: String, Sendable, CaseIterable {
+    /// The smallest size the device offers.
+    case lowest
+    /// 144p.
+    case p144 = "144p"
+    /// 480p.
+    case sd
+    /// 720p.
+    case hd
+    /// 1080p.
+    case fhd
+    /// 2160p.
+    case uhd
+    /// The largest size the device offers.
+    case highest
+
+    /// The target height (the shorter side), nil for lowest/highest.
+    public var height: Int? {
+        switch self {
+        case .lowest, .highest: return nil
+        case .p144: return 144
+        case .sd: return 480
+        case .hd: return 720
+        case .fhd: return 1080
+        case .uhd: return 2160
+        }
+    }
+}
+
+/// `--target-resolution` (portrait width × height as Mobai names them; either orientation
+/// matches).
+public enum TargetResolution: String, Sendable, CaseIterable {
+    case qhd, hd720, hd1080, uhd4k
+    /// Portrait size.
+    public var size: FrameSize {
+        switch self {
+        case .qhd: return FrameSize(width: 540, height: 960)
+        case .hd720: return FrameSize(width: 720, height: 1280)
+        case .hd1080: return FrameSize(width: 1080, height: 1920)
+        case .uhd4k: return FrameSize(width: 2160, height: 3840)
+        }
+    }
+}
+
+/// What to ask the driver for.
+public struct FormatChoice: Sendable, Equatable {
+    public var fourcc: FourCC
+    public var size: FrameSize
+    /// Frames per second to request (nil: leave the driver's default).
+    public var fps: Double?
+    /// Which rule picked the size (for logs): "quality hd", "target hd720", "fallback".
+    public var reason: String
+}
+
+/// Picks a format, size and rate from what a device offers (pure: tested without a device).
+///
+/// Rules (issue #4, bug report V4L-12):
+/// 1. Formats in preference order: MJPEG (then JPEG), YUYV, then the formats we can convert
+///    (NV12, YU12, RGB3, BGR3, GREY), native before libv4l2-emulated.
+/// 2. Size: with a `target`, the first format offering that size in either orientation; else
+///    the `qualities` in order: the first quality some format offers exactly (landscape height
+///    = quality height, the widest such size; `lowest`/`highest` = smallest/largest area); each
+///    quality tries every format in preference order, so MJPEG wins at equal size.
+/// 3. Fallback when nothing matches: the preferred format's size whose height is closest to the
+///    first quality's height (ties → the smaller), or its largest size.
+/// 4. Rate: the highest offered ≤ `maxFPS` (30), else the lowest offered.
+public enum FormatNegotiation {
+    /// The FourCCs we can turn into RGB, best first.
+    public static let preference: [FourCC] = [.mjpeg, .jpeg, .yuyv, .nv12, .i420, .rgb24, .bgr24, .grey]
+
+    public static func choose(from formats: [FormatModes], qualities: [VideoQuality], target: TargetResolution? = nil,
+                              maxFPS: Double = 30) -> FormatChoice? {
+        let usable = formats.filter { f in preference.contains(f.fourcc) && !f.sizes.isEmpty }
+            .sorted { a, b in
+                let ia = preference.firstIndex(of: a.fourcc) ?? 99, ib = preference.firstIndex(of: b.fourcc) ?? 99
+                if a.emulated != b.emulated { return !a.emulated }
+                return ia < ib
+            }
+        guard let best = usable.first else { return nil }
+
+        func rate(_ s: SizeModes) -> Double? {
+            guard !s.fps.isEmpty else { return nil }
+            return s.fps.filter { $0 <= maxFPS + 0.01 }.max() ?? s.fps.min()
+        }
+        func pick(_ f: FormatModes, _ s: SizeModes, _ why: String) -> FormatChoice {
+            FormatChoice(fourcc: f.fourcc, size: s.size, fps: rate(s), reason: why)
+        }
+
+        if let t = target {
+            let want = t.size
+            for f in usable {
+                if let s = f.sizes.first(where: { ($0.size.width == want.width && $0.size.height == want.height) ||
+                                                  ($0.size.width == want.height && $0.size.height == want.width) }) {
+                    return pick(f, s, "target \(t.rawValue)")
+                }
+            }
+        }
+        for q in qualities {
+            for f in usable {
+                let match: SizeModes?
+                switch q {
+                case .lowest: match = f.sizes.min { $0.size.width * $0.size.height < $1.size.width * $1.size.height }
+                case .highest: match = f.sizes.max { $0.size.width * $0.size.height < $1.size.width * $1.size.height }
+                default:
+                    match = f.sizes.filter { min($0.size.width, $0.size.height) == q.height }
+                        .max { $0.size.width * $0.size.height < $1.size.width * $1.size.height }
+                }
+                if let m = match { return pick(f, m, "quality \(q.rawValue)") }
+            }
+        }
+        let goal = qualities.first?.height ?? target.map { min($0.size.width, $0.size.height) }
+        if let g = goal {
+            let s = best.sizes.min { a, b in
+                let da = abs(min(a.size.width, a.size.height) - g), db = abs(min(b.size.width, b.size.height) - g)
+                return da != db ? da < db : a.size.width * a.size.height < b.size.width * b.size.height
+            }
+            if let s { return pick(best, s, "fallback") }
+        }
+        let s = best.sizes.max { $0.size.width * $0.size.height < $1.size.width * $1.size.height }
+        return s.map { pick(best, $0, "fallback") }
+    }
+}

@@ -1,0 +1,517 @@
+import CV4L2
+import Media
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Camera failures in the terms the app reports (DESIGN.md "Exit codes").
+public enum CameraError: Error, Equatable, Sendable {
+    /// No such device node (exit 66).
+    case notFound(path: String)
+    /// The device is in use by another program: EBUSY at open, S_FMT, REQBUFS or STREAMON
+    /// (exit 69, bug report V4L-06).
+    case busy(path: String)
+    /// EACCES/EPERM opening the node (exit 77): the user is not in the `video` group.
+    case permissionDenied(path: String)
+    /// The node is not a capture device with streaming I/O, or offers no format we can read
+    /// (exit 69).
+    case unsupported(path: String, reason: String)
+    /// The camera went away mid-stream (ENODEV, POLLERR/POLLHUP, or repeated EIO) (exit 69;
+    /// bug reports V4L-01/03).
+    case disconnected(path: String)
+    /// No frame arrived within the poll timeout. Recoverable: calling `nextFrame()` again waits
+    /// again (bug report V4L-13).
+    case timeout(path: String, ms: Int)
+    /// Any other failing call, with its name and errno (exit 69).
+    case system(path: String, V4L2Error)
+
+    /// The sysexits code the app uses.
+    public var exitCodeHint: Int32 {
+        switch self {
+        case .notFound: return 66
+        case .permissionDenied: return 77
+        case .busy, .unsupported, .disconnected, .timeout, .system: return 69
+        }
+    }
+}
+
+/// What `VIDIOC_QUERYCAP` and the enumerations report for one device.
+public struct CameraDescription: Sendable, Equatable {
+    public var path: String
+    public var driver: String
+    public var card: String
+    public var busInfo: String
+    /// Device capabilities (`device_caps` when `V4L2_CAP_DEVICE_CAPS`, else `capabilities`).
+    public var capabilities: UInt32
+    public var formats: [FormatModes]
+    /// True with VIDEO_CAPTURE and STREAMING.
+    public var isCaptureDevice: Bool {
+        capabilities & CV4L2_CAP_VIDEO_CAPTURE != 0 && capabilities & CV4L2_CAP_STREAMING != 0
+    }
+}
+
+/// Options for opening a camera.
+public struct CameraOptions {
+    /// Resolution preference (RecordingConfig.qualities), first wins.
+    public var qualities: [VideoQuality]
+    /// `--target-resolution`, tried before `qualities`.
+    public var targetResolution: TargetResolution?
+    /// Highest frame rate to ask for.
+    public var maxFPS: Double
+    /// Buffers to request (≥ 4 per issue #4; fewer granted is accepted, bug report V4L-08).
+    public var bufferCount: Int
+    /// How long `nextFrame` waits in `poll` before `CameraError.timeout` (2 s, issue #4).
+    public var pollTimeoutMs: Int
+    /// Consecutive EIO results from DQBUF tolerated (skipped and counted, V4L-14) before the
+    /// camera is declared disconnected.
+    public var maxConsecutiveEIO: Int
+    public var system: V4L2System
+    /// Clock for timestamps when the driver gives none.
+    public var clock: MediaClock
+
+    public init(qualities: [VideoQuality] = [.hd, .sd, .highest], targetResolution: TargetResolution? = nil,
+                maxFPS: Double = 30, bufferCount: Int = 4, pollTimeoutMs: Int = 2000, maxConsecutiveEIO: Int = 3,
+                system: V4L2System = LibV4L2System(), clock: MediaClock = SystemClock()) {
+        self.qualities = qualities; self.targetResolution = targetResolution; self.maxFPS = maxFPS
+        self.bufferCount = bufferCount; self.pollTimeoutMs = pollTimeoutMs; self.maxConsecutiveEIO = maxConsecutiveEIO
+        self.system = system; self.clock = clock
+    }
+}
+
+func cString<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+}
+
+/// Maps an errno from opening/configuring to the app-level error.
+func cameraError(_ e: V4L2Error, path: String) -> CameraError {
+    switch e.errno {
+    case ENOENT, ENXIO: return .notFound(path: path)
+    case EACCES, EPERM: return .permissionDenied(path: path)
+    case EBUSY: return .busy(path: path)
+    case ENODEV: return .disconnected(path: path)
+    default:
+        if case .notACaptureDevice = e { return .unsupported(path: path, reason: "not a video capture device") }
+        if case .ioctl(_, let err) = e, err == ENOTTY { return .unsupported(path: path, reason: "not a V4L2 device") }
+        return .system(path: path, e)
+    }
+}
+
+/// Device enumeration (`selfie-capture devices`).
+public enum V4L2Devices {
+    /// Queries capabilities and enumerates formats, sizes and frame intervals of an open device.
+    /// - Throws: `V4L2Error` from QUERYCAP (ENUM_* stop at EINVAL, the end marker).
+    public static func describe(_ dev: V4L2Device) throws -> CameraDescription {
+        var cap = v4l2_capability()
+        try dev.ioctl("VIDIOC_QUERYCAP", CV4L2_VIDIOC_QUERYCAP, &cap)
+        let caps = cap.capabilities & CV4L2_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
+        var d = CameraDescription(path: dev.path, driver: cString(cap.driver), card: cString(cap.card),
+                                  busInfo: cString(cap.bus_info), capabilities: caps, formats: [])
+        guard d.isCaptureDevice else { return d }
+        var i: UInt32 = 0
+        while i < 64 {
+            var f = v4l2_fmtdesc()
+            f.index = i
+            f.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            guard (try? dev.ioctl("VIDIOC_ENUM_FMT", CV4L2_VIDIOC_ENUM_FMT, &f)) != nil else { break }
+            let fourcc = FourCC(f.pixelformat)
+            d.formats.append(FormatModes(fourcc: fourcc, description: cString(f.description),
+                                         emulated: f.flags & 0x0002 != 0, sizes: sizes(dev, fourcc)))
+            i += 1
+        }
+        return d
+    }
+
+    static func sizes(_ dev: V4L2Device, _ fourcc: FourCC) -> [SizeModes] {
+        var out: [SizeModes] = []
+        var i: UInt32 = 0
+        while i < 256 {
+            var s = v4l2_frmsizeenum()
+            s.index = i
+            s.pixel_format = fourcc.code
+            guard (try? dev.ioctl("VIDIOC_ENUM_FRAMESIZES", CV4L2_VIDIOC_ENUM_FRAMESIZES, &s)) != nil else { break }
+            if s.type == CV4L2_FRMSIZE_TYPE_DISCRETE {
+                let size = FrameSize(width: Int(s.discrete.width), height: Int(s.discrete.height))
+                out.append(SizeModes(size: size, fps: rates(dev, fourcc, size)))
+                i += 1
+            } else {
+                // Stepwise/continuous: offer the common sizes inside the range, plus max and min.
+                let sw = s.stepwise
+                let common = [(160, 120), (320, 240), (640, 480), (1280, 720), (1920, 1080), (3840, 2160)]
+                var cand = common.map { FrameSize(width: $0.0, height: $0.1) }
+                cand += [FrameSize(width: Int(sw.min_width), height: Int(sw.min_height)),
+                         FrameSize(width: Int(sw.max_width), height: Int(sw.max_height))]
+                for c in Set(cand).sorted(by: { $0.width * $0.height < $1.width * $1.height })
+                where c.width >= Int(sw.min_width) && c.width <= Int(sw.max_width) &&
+                      c.height >= Int(sw.min_height) && c.height <= Int(sw.max_height) {
+                    out.append(SizeModes(size: c, fps: rates(dev, fourcc, c)))
+                }
+                break
+            }
+        }
+        return out
+    }
+
+    static func rates(_ dev: V4L2Device, _ fourcc: FourCC, _ size: FrameSize) -> [Double] {
+        var out: [Double] = []
+        var i: UInt32 = 0
+        while i < 64 {
+            var v = v4l2_frmivalenum()
+            v.index = i
+            v.pixel_format = fourcc.code
+            v.width = UInt32(size.width)
+            v.height = UInt32(size.height)
+            guard (try? dev.ioctl("VIDIOC_ENUM_FRAMEINTERVALS", CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, &v)) != nil else { break }
+            if v.type == CV4L2_FRMIVAL_TYPE_DISCRETE {
+                if v.discrete.numerator > 0 { out.append(Double(v.discrete.denominator) / Double(v.discrete.numerator)) }
+                i += 1
+            } else {
+                let sw = v.stepwise
+                if sw.min.numerator > 0 { out.append(Double(sw.min.denominator) / Double(sw.min.numerator)) }
+                if sw.max.numerator > 0 { out.append(Double(sw.max.denominator) / Double(sw.max.numerator)) }
+                break
+            }
+        }
+        return Array(Set(out)).sorted(by: >)
+    }
+
+    /// Describes every `/dev/video*` node. Nodes that fail to open are returned as errors.
+    public static func list(system: V4L2System = LibV4L2System()) -> [Result<CameraDescription, CameraError>] {
+        system.deviceNodes().map { path in
+            do {
+                let dev = try V4L2Device(path: path, system: system)
+                defer { dev.close() }
+                return .success(try describe(dev))
+            } catch let e as V4L2Error {
+                return .failure(cameraError(e, path: path))
+            } catch {
+                return .failure(.unsupported(path: path, reason: "\(error)"))
+            }
+        }
+    }
+
+    /// The first capture device, or nil when none (the app then suggests `--source demo`).
+    public static func firstCaptureDevice(system: V4L2System = LibV4L2System()) -> String? {
+        for case .success(let d) in list(system: system) where d.isCaptureDevice && !d.formats.isEmpty { return d.path }
+        return nil
+    }
+}
+
+/// A V4L2 camera as a `FrameSource`: negotiates a format, streams with ≥ 4 mmap buffers on a
+/// non-blocking fd, waits with `poll` (2 s), converts MJPEG/YUYV/NV12/YU12/RGB/GREY to RGB.
+///
+/// Bug reports followed: V4L-01 (non-blocking + poll), V4L-02 (teardown tolerates ENODEV),
+/// V4L-03 (ENODEV is terminal), V4L-06 (EBUSY named), V4L-07 (format read back after S_FMT),
+/// V4L-08 (fewer buffers accepted), V4L-14 (a lone EIO is skipped), JPG-05 (JPEG size checked
+/// against the negotiated size), JPG-11 (`bytesused`, trimmed at EOI).
+public final class V4L2CameraSource: FrameSource {
+    public private(set) var info: SourceInfo
+    public private(set) var stats = SourceStats()
+    /// What the driver granted (read back after S_FMT).
+    public private(set) var granted: FormatChoice
+    public private(set) var bytesPerLine: Int
+    /// The device's description (driver, card, formats).
+    public let description: CameraDescription
+    /// Buffers the driver granted.
+    public var bufferCount: Int { buffers.count }
+
+    private let device: V4L2Device
+    private let options: CameraOptions
+    private var buffers: [(address: UnsafeMutableRawPointer, length: Int)] = []
+    private var streaming = false
+    private var closed = false
+    private var delivered = 0
+    private var firstStampUs: Int?
+    private var firstClockMs: Int?
+    private var consecutiveEIO = 0
+    private var decoder: JPEGFrameDecoder
+
+    /// Opens and starts streaming.
+    /// - Throws: `CameraError` (notFound, permissionDenied, busy, unsupported, system).
+    public init(path: String, options: CameraOptions = CameraOptions()) throws {
+        self.options = options
+        do {
+            device = try V4L2Device(path: path, system: options.system)
+        } catch let e as V4L2Error { throw cameraError(e, path: path) }
+        do {
+            description = try V4L2Devices.describe(device)
+        } catch let e as V4L2Error { device.close(); throw cameraError(e, path: path) }
+        guard description.isCaptureDevice else {
+            device.close()
+            throw CameraError.unsupported(path: path, reason: "not a video capture device with streaming I/O")
+        }
+        guard let choice = FormatNegotiation.choose(from: description.formats, qualities: options.qualities,
+                                                    target: options.targetResolution, maxFPS: options.maxFPS) else {
+            device.close()
+            throw CameraError.unsupported(path: path, reason: "no supported pixel format (offers: \(description.formats.map { $0.fourcc.description }.joined(separator: ", ")))")
+        }
+        granted = choice
+        bytesPerLine = 0
+        decoder = JPEGFrameDecoder()
+        info = SourceInfo(kind: .camera, width: 0, height: 0, fps: 30, description: "", deliversJPEG: false)
+        do {
+            try configure(choice)
+            try startStreaming()
+        } catch let e as V4L2Error {
+            teardown()
+            throw cameraError(e, path: path)
+        } catch {
+            teardown()
+            throw error
+        }
+    }
+
+    private func configure(_ choice: FormatChoice) throws {
+        var fmt = v4l2_format()
+        fmt.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        fmt.fmt.pix.width = UInt32(choice.size.width)
+        fmt.fmt.pix.height = UInt32(choice.size.height)
+        fmt.fmt.pix.pixelformat = choice.fourcc.code
+        fmt.fmt.pix.field = CV4L2_FIELD_ANY
+        try device.ioctl("VIDIOC_S_FMT", CV4L2_VIDIOC_S_FMT, &fmt)
+        // Drivers change the request silently (V4L-07): use what came back.
+        let got = FourCC(fmt.fmt.pix.pixelformat)
+        guard FormatNegotiation.preference.contains(got), fmt.fmt.pix.width > 0, fmt.fmt.pix.height > 0 else {
+            throw CameraError.unsupported(path: device.path, reason: "driver granted unsupported format \(got) \(fmt.fmt.pix.width)x\(fmt.fmt.pix.height)")
+        }
+        let size = FrameSize(width: Int(fmt.fmt.pix.width), height: Int(fmt.fmt.pix.height))
+        bytesPerLine = Int(fmt.fmt.pix.bytesperline)
+        var fps = choice.fps ?? 30
+        if let want = choice.fps {
+            var parm = v4l2_streamparm()
+            parm.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            parm.parm.capture.timeperframe.numerator = 1000
+            parm.parm.capture.timeperframe.denominator = UInt32((want * 1000).rounded())
+            if (try? device.ioctl("VIDIOC_S_PARM", CV4L2_VIDIOC_S_PARM, &parm)) != nil {
+                let t = parm.parm.capture.timeperframe
+                if t.numerator > 0 && t.denominator > 0 { fps = Double(t.denominator) / Double(t.numerator) }
+            }
+        }
+        granted = FormatChoice(fourcc: got, size: size, fps: fps, reason: choice.reason)
+        let isJPEG = got == .mjpeg || got == .jpeg
+        decoder.expectedWidth = size.width
+        decoder.expectedHeight = size.height
+        info = SourceInfo(kind: .camera, width: size.width, height: size.height, fps: fps,
+                          description: "\(device.path) (\(description.card), \(got) \(size) @ \(Int(fps.rounded())) fps)",
+                          deliversJPEG: isJPEG)
+    }
+
+    private func startStreaming() throws {
+        var req = v4l2_requestbuffers()
+        req.count = UInt32(max(1, options.bufferCount))
+        req.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        req.memory = CV4L2_MEMORY_MMAP
+        try device.ioctl("VIDIOC_REQBUFS", CV4L2_VIDIOC_REQBUFS, &req)
+        guard req.count >= 1 else {
+            throw CameraError.unsupported(path: device.path, reason: "driver granted no capture buffers")
+        }
+        for i in 0..<req.count {
+            var buf = v4l2_buffer()
+            buf.index = i
+            buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            buf.memory = CV4L2_MEMORY_MMAP
+            try device.ioctl("VIDIOC_QUERYBUF", CV4L2_VIDIOC_QUERYBUF, &buf)
+            guard let p = device.system.mmap(length: Int(buf.length), fd: device.fd, offset: Int64(buf.m.offset)) else {
+                throw V4L2Error.mmap(errno: device.system.lastErrno)
+            }
+            buffers.append((p, Int(buf.length)))
+        }
+        for i in 0..<buffers.count {
+            var buf = v4l2_buffer()
+            buf.index = UInt32(i)
+            buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            buf.memory = CV4L2_MEMORY_MMAP
+            try device.ioctl("VIDIOC_QBUF", CV4L2_VIDIOC_QBUF, &buf)
+        }
+        var type = Int32(bitPattern: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
+        try device.ioctl("VIDIOC_STREAMON", CV4L2_VIDIOC_STREAMON, &type)
+        streaming = true
+    }
+
+    /// The file descriptor to poll from a run loop (readable when a frame is ready).
+    public var fileDescriptor: Int32 { device.fd }
+
+    /// Waits (poll, `pollTimeoutMs`) for the next good frame.
+    /// - Throws: `CameraError.timeout` (recoverable), `.disconnected`, `.system`.
+    public func nextFrame() throws -> VideoFrame? {
+        guard !closed else { return nil }
+        let path = device.path
+        let deadline = options.clock.nowMs() + options.pollTimeoutMs
+        while true {
+            let remaining = max(0, deadline - options.clock.nowMs())
+            var revents: Int16 = 0
+            let r = device.system.poll(device.fd, events: Int16(POLLIN), timeoutMs: Int32(remaining), revents: &revents)
+            if r < 0 {
+                let e = device.system.lastErrno
+                if e == EINTR { continue }
+                throw CameraError.system(path: path, .poll(errno: e))
+            }
+            if r == 0 { throw CameraError.timeout(path: path, ms: options.pollTimeoutMs) }
+            if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && revents & Int16(POLLIN) == 0 {
+                throw CameraError.disconnected(path: path)
+            }
+            var buf = v4l2_buffer()
+            buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            buf.memory = CV4L2_MEMORY_MMAP
+            do {
+                try device.ioctl("VIDIOC_DQBUF", CV4L2_VIDIOC_DQBUF, &buf)
+            } catch let e as V4L2Error {
+                switch e.errno {
+                case EAGAIN:
+                    if options.clock.nowMs() >= deadline { throw CameraError.timeout(path: path, ms: options.pollTimeoutMs) }
+                    continue
+                case EIO:
+                    consecutiveEIO += 1
+                    stats.skippedFrames += 1
+                    if consecutiveEIO >= options.maxConsecutiveEIO { throw CameraError.disconnected(path: path) }
+                    continue
+                case ENODEV: throw CameraError.disconnected(path: path)
+                default: throw CameraError.system(path: path, e)
+                }
+            }
+            consecutiveEIO = 0
+            let frame = convert(buf)
+            var q = buf
+            do {
+                try device.ioctl("VIDIOC_QBUF", CV4L2_VIDIOC_QBUF, &q)
+            } catch let e as V4L2Error {
+                throw e.errno == ENODEV ? CameraError.disconnected(path: path) : CameraError.system(path: path, e)
+            }
+            if let f = frame { return f }
+        }
+    }
+
+    private func convert(_ buf: v4l2_buffer) -> VideoFrame? {
+        let i = Int(buf.index)
+        guard i < buffers.count, buf.flags & CV4L2_BUF_FLAG_ERROR == 0 || granted.fourcc == .mjpeg else {
+            stats.skippedFrames += 1
+            return nil
+        }
+        let used = min(Int(buf.bytesused), buffers[i].length)
+        guard used > 0 else { stats.skippedFrames += 1; return nil }
+        let bytes = Array(UnsafeRawBufferPointer(start: buffers[i].address, count: used))
+        let w = granted.size.width, h = granted.size.height
+        var jpeg: [UInt8]? = nil
+        let rgb: Image?
+        switch granted.fourcc {
+        case .mjpeg, .jpeg:
+            var j = bytes
+            if let soi = firstSOI(j), let end = MJPEGStreamParser.endOfImage(j, soi: soi), end < j.count { j = Array(j[soi..<end]) }
+            let before = decoder.stats
+            rgb = decoder.decode(j)
+            stats.warnedFrames += decoder.stats.warnedFrames - before.warnedFrames
+            stats.skippedFrames += decoder.stats.skippedFrames - before.skippedFrames
+            if rgb == nil { return nil }
+            jpeg = j
+        case .yuyv:
+            rgb = PixelConvert.yuyvToRGB(bytes[...], width: w, height: h, bytesPerLine: bytesPerLine > 0 ? bytesPerLine : nil)
+        case .nv12:
+            rgb = PixelConvert.nv12ToRGB(bytes[...], width: w, height: h)
+        case .i420:
+            rgb = PixelConvert.i420ToRGB(bytes[...], width: w, height: h)
+        case .rgb24, .bgr24:
+            let bpl = bytesPerLine > 0 ? bytesPerLine : 3 * w
+            if bytes.count >= bpl * (h - 1) + 3 * w {
+                var px = [UInt8](repeating: 0, count: w * h * 3)
+                for row in 0..<h { for k in 0..<(3 * w) { px[row * 3 * w + k] = bytes[row * bpl + k] } }
+                if granted.fourcc == .bgr24 { for p in 0..<(w * h) { px.swapAt(3 * p, 3 * p + 2) } }
+                rgb = Image(width: w, height: h, layout: .rgb, pixels: px)
+            } else { rgb = nil }
+        case .grey:
+            rgb = bytes.count >= w * h ? PixelConvert.rgb(Image(width: w, height: h, layout: .gray, pixels: Array(bytes.prefix(w * h)))) : nil
+        default:
+            rgb = nil
+        }
+        guard let image = rgb else { stats.skippedFrames += 1; return nil }   // short buffer
+        let t = timestampMs(buf)
+        defer { delivered += 1 }
+        return VideoFrame(index: delivered, timestampMs: t, rgb: image, jpeg: jpeg)
+    }
+
+    private func firstSOI(_ b: [UInt8]) -> Int? {
+        var i = 0
+        while i + 1 < b.count { if b[i] == 0xFF && b[i + 1] == 0xD8 { return i }; i += 1 }
+        return nil
+    }
+
+    private func timestampMs(_ buf: v4l2_buffer) -> Int {
+        let us = Int(buf.timestamp.tv_sec) * 1_000_000 + Int(buf.timestamp.tv_usec)
+        if us > 0 {
+            let first = firstStampUs ?? us
+            firstStampUs = first
+            return (us - first) / 1000
+        }
+        let now = options.clock.nowMs()
+        let first = firstClockMs ?? now
+        firstClockMs = first
+        return now - first
+    }
+
+    private func teardown() {
+        if streaming {
+            var type = Int32(bitPattern: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
+            try? device.ioctl("VIDIOC_STREAMOFF", CV4L2_VIDIOC_STREAMOFF, &type)   // ENODEV tolerated (V4L-02)
+            streaming = false
+        }
+        for b in buffers { _ = device.system.munmap(b.address, length: b.length) }
+        buffers = []
+        device.close()
+    }
+
+    /// Stops streaming, unmaps and closes; tolerant of an unplugged device.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        teardown()
+    }
+
+    deinit { close() }
+}
+
+extension V4L2Devices {
+    /// The text `selfie-capture devices` prints for `list` (one block per node; sizes with their
+    /// frame rates; formats by FourCC). With no nodes: a single line saying so and suggesting
+    /// `--source demo`.
+    public static func report(_ list: [Result<CameraDescription, CameraError>]) -> String {
+        guard !list.isEmpty else {
+            return "No V4L2 video devices found (no /dev/video* nodes).\nUse --source demo, or a video file (--source FILE.avi|FILE.mjpeg|FILE.y4m).\n"
+        }
+        var out = ""
+        for item in list {
+            switch item {
+            case .failure(let e):
+                switch e {
+                case .permissionDenied(let p):
+                    out += "\(p): permission denied (add your user to the 'video' group: sudo usermod -aG video $USER, then log in again)\n"
+                case .busy(let p): out += "\(p): in use by another program\n"
+                case .notFound(let p): out += "\(p): no such device\n"
+                case .unsupported(let p, let r): out += "\(p): \(r)\n"
+                case .disconnected(let p): out += "\(p): disconnected\n"
+                case .timeout(let p, _): out += "\(p): no response\n"
+                case .system(let p, let err): out += "\(p): \(err)\n"
+                }
+            case .success(let d):
+                guard d.isCaptureDevice else {
+                    out += "\(d.path): \(d.card) (\(d.driver)): not a video capture node (e.g. metadata)\n"
+                    continue
+                }
+                out += "\(d.path): \(d.card) (driver \(d.driver)\(d.busInfo.isEmpty ? "" : ", \(d.busInfo)"))\n"
+                if d.formats.isEmpty { out += "  no formats\n" }
+                for f in d.formats {
+                    out += "  \(f.fourcc)  \(f.description)\(f.emulated ? " (emulated by libv4l2)" : "")\n"
+                    for s in f.sizes {
+                        let rates = s.fps.map { $0 == $0.rounded() ? String(Int($0)) : String(format1($0)) }.joined(separator: ", ")
+                        let name = s.size.description
+                        out += "    " + name + String(repeating: " ", count: max(1, 11 - name.count)) + (rates.isEmpty ? "\n" : "\(rates) fps\n")
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    static func format1(_ v: Double) -> String {
+        let t = Int((v * 100).rounded())
+        return "\(t / 100).\(String(format2(t % 100)))"
+    }
+    static func format2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+}

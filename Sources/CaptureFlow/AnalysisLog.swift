@@ -1,0 +1,34 @@
+/// The analysis log (`analyze` and `capture --analysis-log`): one JSON object per analysed frame.
+public enum AnalysisLog {
+    /// One JSON line (no trailing newline):
+    /// `{"frame": i, "t_ms": t, "faces": [{"x","y","w","h","score","yaw","pitch","roll"}],
+    /// "brightness", "sharpness", "eyesOpen", "status", "distance", "positions", "poses", "hint"}`.
+    /// Boxes in raw (unmirrored) source pixels, rounded to 0.1 px; angles in degrees (0.1°; null when
+    /// not measured); brightness 0...255 and sharpness rounded to 0.1; eyesOpen true/false/null;
+    /// status, distance, positions, poses the Mobai names; hint the `Hint` raw value (debounced).
+    public static func jsonLine(_ a: FrameAnalysis, _ g: GuidanceResult) -> String {
+        var s = "{\"frame\":\(a.frameIndex),\"t_ms\":\(a.timestampMs),\"faces\":["
+        for (k, f) in a.faces.enumerated() {
+            if k > 0 { s += "," }
+            s += "{\"x\":\(num(f.box.x)),\"y\":\(num(f.box.y)),\"w\":\(num(f.box.w)),\"h\":\(num(f.box.h))"
+            s += ",\"score\":\(num(f.score, places: 3)),\"yaw\":\(num(f.yaw)),\"pitch\":\(num(f.pitch)),\"roll\":\(num(f.roll))}"
+        }
+        s += "],\"brightness\":\(num(a.brightness)),\"sharpness\":\(num(a.sharpness))"
+        s += ",\"eyesOpen\":" + (a.eyesOpen.map { $0 ? "true" : "false" } ?? "null")
+        s += ",\"status\":\"\(g.status.rawValue)\",\"distance\":\"\(g.distance.rawValue)\""
+        s += ",\"positions\":[" + g.positions.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
+        s += ",\"poses\":[" + g.poses.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
+        s += ",\"hint\":\"\(g.hint.rawValue)\"}"
+        return s
+    }
+
+    /// A JSON number rounded to `places` decimals; `null` for nil, NaN or infinity.
+    static func num(_ v: Double?, places: Int = 1) -> String {
+        guard let v, v.isFinite else { return "null" }
+        var p = 1.0
+        for _ in 0..<places { p *= 10 }
+        let r = (v * p).rounded() / p
+        if r == r.rounded(), abs(r) < 1e15 { return String(Int(r)) }
+        return "\(r)"
+    }
+}

@@ -1,0 +1,151 @@
+import CaptureFlow
+import Foundation
+import Media
+
+/// A frame handed to the analysis thread.
+public struct AnalysisJob: Sendable {
+    public var gray: Image
+    public var frameIndex: Int
+    public var timestampMs: Int
+    public init(gray: Image, frameIndex: Int, timestampMs: Int) {
+        self.gray = gray; self.frameIndex = frameIndex; self.timestampMs = timestampMs
+    }
+}
+
+/// Runs analysis on its own thread so the drawing path never waits for it. One slot: `submit`
+/// replaces a frame that has not started yet (the newest frame wins; the replaced one is dropped
+/// and counted). Each result carries its frame's index and timestamp (`FrameAnalysis.frameIndex`).
+/// Results are delivered with `onResult` on the analysis thread, or collected with `takeResults()`.
+public final class AsyncFaceAnalyzer: @unchecked Sendable {
+    /// The work done per frame (e.g. `FaceAnalyzer.analyze`); called only on the analysis thread.
+    public typealias Work = (AnalysisJob) throws -> FrameAnalysis
+
+    private let condition = NSCondition()
+    private var pending: AnalysisJob?
+    private var results: [Result<FrameAnalysis, AnalysisFailure>] = []
+    private var stopped = false
+    private var busy = false
+    private var thread: Thread?
+    private var _dropped = 0
+    private var _analysed = 0
+    private let work: Work
+    private let onResult: (@Sendable (Result<FrameAnalysis, AnalysisFailure>) -> Void)?
+
+    /// A failed analysis: the frame it was for and the error's description.
+    public struct AnalysisFailure: Error, Sendable, Equatable {
+        public var frameIndex: Int
+        public var message: String
+    }
+
+    /// Starts the analysis thread.
+    /// - Parameters:
+    ///   - work: the analysis; it owns its (non-thread-safe) analyzer, e.g.
+    ///     `{ try analyzer.analyze(gray: $0.gray, frameIndex: $0.frameIndex, timestampMs: $0.timestampMs) }`.
+    ///   - onResult: called on the analysis thread after each frame; nil to poll `takeResults()`.
+    public init(work: @escaping Work, onResult: (@Sendable (Result<FrameAnalysis, AnalysisFailure>) -> Void)? = nil) {
+        self.work = work
+        self.onResult = onResult
+        let t = Thread { [weak self] in self?.run() }
+        t.name = "face-analysis"
+        thread = t
+        t.start()
+    }
+
+    deinit { stop() }
+
+    /// Offers a frame; returns at once. A frame still waiting is replaced (and counted as dropped).
+    public func submit(_ job: AnalysisJob) {
+        condition.lock()
+        if pending != nil { _dropped += 1 }
+        pending = job
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Results finished since the last call, oldest first.
+    public func takeResults() -> [Result<FrameAnalysis, AnalysisFailure>] {
+        condition.lock(); defer { condition.unlock() }
+        let r = results
+        results = []
+        return r
+    }
+
+    /// Frames replaced before they were analysed.
+    public var droppedCount: Int { condition.lock(); defer { condition.unlock() }; return _dropped }
+    /// Frames analysed (successfully or not).
+    public var analysedCount: Int { condition.lock(); defer { condition.unlock() }; return _analysed }
+
+    /// Blocks until no frame is pending or in progress (for tests and draining a file at its end).
+    public func waitUntilIdle() {
+        condition.lock()
+        while pending != nil || busy { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Stops the thread after the frame in progress; pending frames are dropped.
+    public func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while pending == nil && !stopped { condition.wait() }
+            if stopped { condition.unlock(); return }
+            guard let job = pending else { condition.unlock(); continue }
+            pending = nil
+            busy = true
+            condition.unlock()
+
+            let result: Result<FrameAnalysis, AnalysisFailure>
+            do { result = .success(try work(job)) } catch {
+                result = .failure(AnalysisFailure(frameIndex: job.frameIndex, message: "\(error)"))
+            }
+            onResult?(result)
+
+            condition.lock()
+            busy = false
+            _analysed += 1
+            if onResult == nil { results.append(result) }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}
+
+/// Loads the landmark model off the calling thread and reports how long it took, for the loading
+/// screen. The clock is injected (milliseconds, monotonic).
+public enum LandmarkModelLoader {
+    /// Progress of a load.
+    public enum Progress: Sendable {
+        case started(path: String)
+        /// Loaded in `milliseconds`.
+        case loaded(DlibShapePredictor, milliseconds: Int)
+        case failed(FaceModelError, milliseconds: Int)
+    }
+
+    /// Starts loading `path` on a new thread; `progress` is called on that thread with `.started`,
+    /// then `.loaded` or `.failed`.
+    /// - Parameter clockMs: monotonic milliseconds (default: `DispatchTime.now()`).
+    public static func loadInBackground(path: String = DlibShapePredictor.defaultModelPath,
+                                        clockMs: @escaping @Sendable () -> Int = { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) },
+                                        progress: @escaping @Sendable (Progress) -> Void) {
+        let t = Thread {
+            progress(.started(path: path))
+            let t0 = clockMs()
+            do {
+                let model = try DlibShapePredictor(path: path)
+                progress(.loaded(model, milliseconds: clockMs() - t0))
+            } catch let e as FaceModelError {
+                progress(.failed(e, milliseconds: clockMs() - t0))
+            } catch {
+                progress(.failed(.modelLoad(path: path, message: "\(error)"), milliseconds: clockMs() - t0))
+            }
+        }
+        t.name = "landmark-model-load"
+        t.start()
+    }
+}

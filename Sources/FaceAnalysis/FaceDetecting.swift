@@ -1,0 +1,27 @@
+import CaptureFlow
+import Media
+
+/// One detection: a bounding box and the detector's confidence.
+public struct FaceDetection: Sendable, Equatable {
+    /// Bounding box in pixels of the image that was searched (x, y = top-left).
+    public var box: Rect
+    /// Detector confidence (dlib: SVM margin, > 0 above its default threshold).
+    public var score: Double
+    public init(box: Rect, score: Double = 0) { self.box = box; self.score = score }
+}
+
+/// A face detector on 8-bit gray images. dlib's HOG detector is one backend; another model can
+/// replace it by conforming. Implementations need not be thread-safe: one instance per thread.
+public protocol FaceDetecting: AnyObject {
+    /// Faces in `image` (layout `.gray`), boxes in that image's pixels, most confident first.
+    /// - Throws: a backend error (`FaceModelError` for dlib).
+    func detect(gray image: Image) throws -> [FaceDetection]
+}
+
+/// A landmark model: points of one face given its detector box. dlib's 68-point shape predictor is
+/// one backend (iBUG 300-W order, which `HeadPose` and `FaceQuality.eyeAspectRatio` expect).
+public protocol LandmarkPredicting: AnyObject {
+    /// Landmarks of the face in `box` (pixels of `image`, layout `.gray`), in that image's pixels.
+    /// - Throws: a backend error (`FaceModelError` for dlib).
+    func landmarks(gray image: Image, box: Rect) throws -> [Point]
+}

@@ -1,0 +1,246 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading whole input files with named errors.
+enum InputFile {
+    /// Reads `path` fully.
+    /// - Throws: `MediaError.fileMissing` (ENOENT/ENOTDIR), `.unreadable` (other errno).
+    static func read(_ path: String) throws -> [UInt8] {
+        let fd = Glibc.open(path, O_RDONLY)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { throw MediaError.fileMissing(path: path) }
+            throw MediaError.unreadable(path: path, errno: e)
+        }
+        defer { Glibc.close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { throw MediaError.unreadable(path: path, errno: EISDIR) }
+        var out: [UInt8] = []
+        if st.st_size > 0 { out.reserveCapacity(Int(st.st_size)) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw MediaError.unreadable(path: path, errno: errno)
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+
+    /// A chunk reader over a file descriptor (for pipes); returns [] at EOF or error.
+    static func reader(fd: Int32) -> (Int) -> [UInt8] {
+        return { n in
+            var buf = [UInt8](repeating: 0, count: max(1, n))
+            while true {
+                let r = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if r < 0 && errno == EINTR { continue }
+                if r <= 0 { return [] }
+                return Array(buf[0..<r])
+            }
+        }
+    }
+}
+
+/// Decodes one MJPEG frame for a source, counting warnings and skips (bug reports JPG-03..06).
+public struct JPEGFrameDecoder: Sendable {
+    public var stats = SourceStats()
+    /// Frame size the container/driver declared; a JPEG whose header differs is skipped (JPG-05).
+    public var expectedWidth: Int?
+    public var expectedHeight: Int?
+
+    public init(expectedWidth: Int? = nil, expectedHeight: Int? = nil) {
+        self.expectedWidth = expectedWidth; self.expectedHeight = expectedHeight
+    }
+
+    /// Returns the decoded RGB image, or nil when the frame is skipped (counted). A libjpeg
+    /// warning still returns the image and counts in `stats.warnedFrames`.
+    public mutating func decode(_ jpeg: [UInt8]) -> Image? {
+        if let w = expectedWidth, let h = expectedHeight, w > 0, h > 0 {
+            guard let d = try? JPEGCodec.dimensions(of: jpeg), d.width == w, d.height == h else {
+                stats.skippedFrames += 1
+                return nil
+            }
+        }
+        do {
+            let r = try JPEGCodec.decode(jpeg, layout: .rgb)
+            if r.warning != nil { stats.warnedFrames += 1 }
+            return r.image
+        } catch {
+            stats.skippedFrames += 1
+            return nil
+        }
+    }
+}
+
+/// Frames from an MJPEG AVI file (ffmpeg's and `MJPEGAVIWriter`'s). The file is read into
+/// memory (the shared clips are 1–5 MB); chunks are decoded one at a time.
+public final class AVIFileSource: FrameSource {
+    public let info: SourceInfo
+    public var stats: SourceStats { decoder.stats }
+    private var bytes: [UInt8]
+    private let index: AVIIndex
+    private var next = 0
+    private var delivered = 0
+    private var decoder = JPEGFrameDecoder()
+
+    /// Opens and indexes `path`.
+    /// - Throws: `MediaError.fileMissing` / `.unreadable`; `.malformed` when it is not an AVI,
+    ///   has no video stream, or the video is not MJPEG.
+    public init(path: String) throws {
+        bytes = try InputFile.read(path)
+        do { index = try AVIParser.parse(bytes) } catch let e as AVIParseError {
+            throw MediaError.malformed(path: path, reason: "not a readable AVI file (\(e))")
+        }
+        let codec = index.compression.uppercased()
+        guard ["MJPG", "AVRN", "LJPG", "JPEG", "MJPA", "JPGL"].contains(codec) || index.handler.uppercased() == "MJPG" else {
+            throw MediaError.malformed(path: path, reason: "video codec '\(index.compression)' is not MJPEG")
+        }
+        decoder.expectedWidth = index.width
+        decoder.expectedHeight = index.height
+        info = SourceInfo(kind: .avi, width: index.width, height: index.height, fps: index.fps,
+                          description: "\(path) (MJPEG AVI \(index.width)x\(index.height) \(index.chunks.count) frames)",
+                          deliversJPEG: true)
+    }
+
+    /// Number of video chunks in the file.
+    public var frameCount: Int { index.chunks.count }
+
+    public func nextFrame() throws -> VideoFrame? {
+        while next < index.chunks.count {
+            let chunk = index.chunks[next]
+            next += 1
+            let jpeg = Array(bytes[chunk.range])
+            guard let rgb = decoder.decode(jpeg) else { continue }
+            let t = Int((Double(chunk.streamPosition) * 1000 / info.fps).rounded())
+            defer { delivered += 1 }
+            return VideoFrame(index: delivered, timestampMs: t, rgb: rgb, jpeg: jpeg)
+        }
+        return nil
+    }
+
+    public func close() { bytes = []; next = index.chunks.count }
+}
+
+/// Frames from a raw MJPEG stream file (concatenated JPEGs, `.mjpeg`); timestamps at `fps`.
+public final class MJPEGFileSource: FrameSource {
+    public let info: SourceInfo
+    public var stats: SourceStats { decoder.stats }
+    private var bytes: [UInt8]
+    private var position = 0
+    private var delivered = 0
+    private var decoder = JPEGFrameDecoder()
+
+    /// Opens `path`; the first decodable frame sets the size.
+    /// - Parameter fps: the nominal rate (a raw stream carries none); default 30.
+    /// - Throws: `MediaError.fileMissing`/`.unreadable`; `.malformed` when no frame decodes.
+    public init(path: String, fps: Double = 30) throws {
+        bytes = try InputFile.read(path)
+        var p = 0
+        var size: (Int, Int)?
+        while let f = MJPEGStreamParser.nextFrame(in: bytes, from: p) {
+            if let d = try? JPEGCodec.dimensions(of: Array(bytes[f.range])) { size = d; break }
+            p = f.range.upperBound
+        }
+        guard let (w, h) = size else { throw MediaError.malformed(path: path, reason: "no JPEG frame found") }
+        decoder.expectedWidth = w
+        decoder.expectedHeight = h
+        info = SourceInfo(kind: .mjpegStream, width: w, height: h, fps: fps,
+                          description: "\(path) (MJPEG stream \(w)x\(h))", deliversJPEG: true)
+    }
+
+    public func nextFrame() throws -> VideoFrame? {
+        while let f = MJPEGStreamParser.nextFrame(in: bytes, from: position) {
+            position = f.range.upperBound
+            let jpeg = Array(bytes[f.range])
+            guard let rgb = decoder.decode(jpeg) else { continue }
+            let t = Int((Double(delivered) * 1000 / info.fps).rounded())
+            defer { delivered += 1 }
+            return VideoFrame(index: delivered, timestampMs: t, rgb: rgb, jpeg: jpeg)
+        }
+        position = bytes.count
+        return nil
+    }
+
+    public func close() { bytes = []; position = 0 }
+}
+
+/// Frames from a YUV4MPEG2 stream (file, or stdin with `path == "-"`). Frame rate from the
+/// header (30 when absent); limited-range BT.601 unless `XCOLORRANGE=FULL`.
+public final class Y4MSource: FrameSource {
+    public let info: SourceInfo
+    public private(set) var stats = SourceStats()
+    /// The parsed stream header (frame rate, aspect, chroma).
+    public let header: Y4MHeader
+    private let parser: Y4MParser
+    private var fd: Int32 = -1
+    private var delivered = 0
+    private var countedTruncation = false
+
+    private let ownsFD: Bool
+
+    /// Opens `path` (`-` for stdin).
+    /// - Throws: `MediaError.fileMissing`/`.unreadable`; `.malformed` on a bad header or an
+    ///   unsupported chroma (only 8-bit 420jpeg/420paldv/420mpeg2/420/422/444/mono).
+    public convenience init(path: String) throws {
+        if path == "-" {
+            try self.init(fileDescriptor: STDIN_FILENO, name: "stdin", ownsDescriptor: false)
+            return
+        }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { throw MediaError.fileMissing(path: path) }
+            throw MediaError.unreadable(path: path, errno: e)
+        }
+        try self.init(fileDescriptor: fd, name: path, ownsDescriptor: true)
+    }
+
+    /// Reads a y4m stream from an open descriptor (a pipe, stdin); closes it on `close()` when
+    /// `ownsDescriptor`.
+    public init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) throws {
+        fd = fileDescriptor
+        ownsFD = ownsDescriptor
+        do {
+            parser = try Y4MParser(stream: ByteStream(read: InputFile.reader(fd: fd)))
+        } catch {
+            if ownsDescriptor { Glibc.close(fileDescriptor) }
+            throw MediaError.malformed(path: name, reason: "not a readable y4m stream (\(error))")
+        }
+        header = parser.header
+        info = SourceInfo(kind: .y4m, width: header.width, height: header.height, fps: header.fps ?? 30,
+                          description: "\(name) (y4m \(header.width)x\(header.height) C\(header.chroma.rawValue))",
+                          deliversJPEG: false)
+    }
+
+    public func nextFrame() throws -> VideoFrame? {
+        guard let planes = parser.nextFrame() else {
+            // A frame cut short at the end of the stream counts as one skipped frame.
+            if parser.truncated && !countedTruncation { stats.skippedFrames += 1; countedTruncation = true }
+            return nil
+        }
+        let h = header
+        let slice = planes[...]
+        let rgb: Image?
+        if let s = h.chroma.shifts {
+            rgb = PixelConvert.planarYUVToRGB(slice, width: h.width, height: h.height, subX: s.x, subY: s.y, fullRange: h.fullRange)
+        } else {
+            rgb = PixelConvert.grayFromLuma(slice, width: h.width, height: h.height, fullRange: h.fullRange).map(PixelConvert.rgb)
+        }
+        let gray = PixelConvert.grayFromLuma(slice, width: h.width, height: h.height, fullRange: h.fullRange)
+        guard let image = rgb else { stats.skippedFrames += 1; return nil }
+        let t = Int((Double(delivered) * 1000 / info.fps).rounded())
+        defer { delivered += 1 }
+        return VideoFrame(index: delivered, timestampMs: t, rgb: image, gray: gray)
+    }
+
+    public func close() {
+        if ownsFD && fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+    deinit { close() }
+}

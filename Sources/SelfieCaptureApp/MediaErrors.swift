@@ -1,0 +1,50 @@
+import Camera
+import Media
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension AppError {
+    /// Maps media and camera errors to the app's errors (and so to exit codes, via
+    /// `ErrorReport`): missing file/device → 66, malformed video → 65, camera busy or gone → 69,
+    /// cannot create output → 73, source ended early → 75, camera permission → 77.
+    /// Returns nil for errors that are not from Media/Camera.
+    public static func media(_ error: Error) -> AppError? {
+        func reason(_ e: Int32) -> String { String(cString: strerror(e)) }
+        if let e = error as? MediaError {
+            switch e {
+            case .fileMissing(let p): return .inputMissing(path: p)
+            case .unreadable(let p, let err): return .inputMissing(path: "\(p) (\(reason(err)))")
+            case .malformed(let p, let r): return .badData("\(p): error: \(r)")
+            case .unsupportedSource(let s):
+                return .invalidValue(option: "--source", value: s, expects: "/dev/videoN, FILE.avi, FILE.mjpeg, FILE.y4m, - (y4m on stdin) or demo")
+            case .demoPhotoMissing: return .inputMissing(path: "Resources/demo/astronaut.png (run 'make setup')")
+            case .sourceEnded(let s): return .timedOut("\(s) ended before the capture completed (use --loop to repeat it)")
+            case .cannotCreateOutput(let p, let r): return .cannotCreateOutput(path: p, reason: r)
+            case .writeFailed(let p, let err): return .cannotCreateOutput(path: p, reason: reason(err))
+            }
+        }
+        if let e = error as? CameraError {
+            switch e {
+            case .notFound(let p): return .inputMissing(path: p)
+            case .busy(let p): return .cameraUnavailable("camera \(p) is in use by another program (close it; 'fuser \(p)' shows which)")
+            case .permissionDenied(let p): return .cameraPermissionDenied(path: p)
+            case .unsupported(let p, let r): return .cameraUnavailable("\(p): \(r)")
+            case .disconnected(let p): return .cameraUnavailable("camera \(p) was disconnected")
+            case .timeout(let p, let ms): return .cameraUnavailable("camera \(p) sent no frame for \(ms) ms")
+            case .system(let p, let v):
+                let call: String
+                switch v {
+                case .open: call = "open"
+                case .ioctl(let name, _): call = name
+                case .mmap: call = "mmap"
+                case .poll: call = "poll"
+                case .notACaptureDevice: call = "VIDIOC_QUERYCAP"
+                }
+                return .cameraUnavailable("\(p): \(call) failed: \(v.errno.map(reason) ?? "not a capture device")")
+            }
+        }
+        if let e = error as? JPEGError { return .badData("\(ErrorReport.program): bad JPEG data: \(e)") }
+        return nil
+    }
+}

@@ -1,0 +1,260 @@
+import CaptureFlow
+import Foundation
+import Testing
+
+/// Rules on synthetic frames: a 640×480 frame, one face box placed by its centre and height as
+/// fractions of the frame (raw, unmirrored coordinates), good light and focus unless changed.
+func frame(_ faces: [DetectedFace], t: Int = 0, index: Int = 0, brightness: Double = 160, clipped: Double = 0,
+           sharpness: Double = 500, eyesOpen: Bool? = true) -> FrameAnalysis {
+    FrameAnalysis(frameIndex: index, timestampMs: t, frameWidth: 640, frameHeight: 480, faces: faces,
+                  brightness: brightness, clippedFraction: clipped, sharpness: sharpness, eyesOpen: eyesOpen)
+}
+
+func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0, pitch: Double? = 0, roll: Double? = 0) -> DetectedFace {
+    let hp = h * 480
+    return DetectedFace(box: Rect(x: cx * 640 - hp / 2, y: cy * 480 - hp / 2, w: hp, h: hp), score: 1,
+                        yaw: yaw, pitch: pitch, roll: roll)
+}
+
+@Suite struct GuidanceRulesTests {
+    let config = GuidanceConfig()
+
+    func judge(_ f: FrameAnalysis, mirror: Bool = true) -> FrameJudgement {
+        var c = config
+        c.mirror = mirror
+        return GuidanceRules.judge(f, config: c)
+    }
+
+    @Test func noFaceIsNotFoundEverywhere() {
+        let j = judge(frame([]))
+        #expect(j.status == .NotFound)
+        #expect(j.distance == .NOT_FOUND && j.positions == [.NOT_FOUND] && j.poses == [.NOT_FOUND])
+        #expect(j.hint == .noFace && !j.isValid)
+    }
+
+    @Test func twoFacesAreTooManyFaces() {
+        let j = judge(frame([face(cx: 0.3), face(cx: 0.7)]))
+        #expect(j.status == .TooManyFaces && j.hint == .multipleFaces)
+        #expect(j.distance == .NOT_FOUND && j.positions == [.NOT_FOUND] && j.poses == [.NOT_FOUND])
+    }
+
+    @Test func centredFaceIsValid() {
+        let j = judge(frame([face()]))
+        #expect(j.status == .ValidFace && j.distance == .VALID_FACE_POSE)
+        #expect(j.positions == [.VALID_FACE_POSE] && j.poses == [.VALID_FACE_POSE])
+        #expect(j.hint == .holdStill && j.isValid)
+    }
+
+    /// Distance limits of the shared/media label rule: h/H < 0.35 too far, > 0.65 too close.
+    @Test(arguments: [(0.20, FaceStatus.TooFarAway, FaceDistance.TOO_FAR_AWAY, Hint.getCloser),
+                      (0.34, .TooFarAway, .TOO_FAR_AWAY, .getCloser),
+                      (0.36, .ValidFace, .VALID_FACE_POSE, .holdStill),
+                      (0.64, .ValidFace, .VALID_FACE_POSE, .holdStill),
+                      (0.66, .TooClose, .TOO_CLOSE, .getFurther),
+                      (0.92, .TooClose, .TOO_CLOSE, .getFurther)])
+    func distance(h: Double, status: FaceStatus, distance: FaceDistance, hint: Hint) {
+        let j = judge(frame([face(h: h)]))
+        #expect(j.status == status && j.distance == distance && j.hint == hint)
+    }
+
+    /// Mirrored (default): a face in the raw frame's right part is shown left of the oval.
+    @Test func positionsInTheMirroredView() {
+        let rawRight = judge(frame([face(cx: 0.65)]))
+        #expect(rawRight.status == .TooFarLeft && rawRight.positions == [.TOO_FAR_LEFT] && rawRight.hint == .moveRight)
+        let rawLeft = judge(frame([face(cx: 0.35)]))
+        #expect(rawLeft.status == .TooFarRight && rawLeft.positions == [.TOO_FAR_RIGHT] && rawLeft.hint == .moveLeft)
+        let high = judge(frame([face(cy: 0.35)]))
+        #expect(high.status == .TooFarUp && high.positions == [.TOO_FAR_UP] && high.hint == .moveDown)
+        let low = judge(frame([face(cy: 0.65)]))
+        #expect(low.status == .TooFarDown && low.positions == [.TOO_FAR_DOWN] && low.hint == .moveUp)
+        // Within the 0.12 tolerance on both axes.
+        #expect(judge(frame([face(cx: 0.61, cy: 0.39)])).status == .ValidFace)
+    }
+
+    @Test func unmirroredPositions() {
+        let rawRight = judge(frame([face(cx: 0.65)]), mirror: false)
+        #expect(rawRight.status == .TooFarRight && rawRight.positions == [.TOO_FAR_RIGHT] && rawRight.hint == .moveLeft)
+        let rawLeft = judge(frame([face(cx: 0.35)]), mirror: false)
+        #expect(rawLeft.status == .TooFarLeft && rawLeft.hint == .moveRight)
+    }
+
+    /// Several V2 entries at once; V1 follows the label rule's order (horizontal before vertical).
+    @Test func severalPositionsAtOnce() {
+        let j = judge(frame([face(cx: 0.70, cy: 0.30)]))
+        #expect(j.positions == [.TOO_FAR_UP, .TOO_FAR_LEFT])
+        #expect(j.status == .TooFarLeft && j.hint == .moveRight)
+        let k = judge(frame([face(cx: 0.30, cy: 0.70)]))
+        #expect(k.positions == [.TOO_FAR_DOWN, .TOO_FAR_RIGHT])
+        #expect(k.status == .TooFarRight)
+    }
+
+    /// Distance comes before position (label rule).
+    @Test func distanceBeforePosition() {
+        let j = judge(frame([face(cx: 0.8, h: 0.2)]))
+        #expect(j.status == .TooFarAway && j.distance == .TOO_FAR_AWAY && j.positions == [.TOO_FAR_LEFT])
+        #expect(j.hint == .getCloser)
+    }
+
+    @Test func poses() {
+        let yaw = judge(frame([face(yaw: 20)]))
+        #expect(yaw.poses == [.YAW_EXCESSIVE_FACE_ROTATION] && yaw.hint == .turnHeadLess && !yaw.isValid)
+        #expect(yaw.status == .ValidFace)
+        let pitch = judge(frame([face(pitch: -16)]))
+        #expect(pitch.poses == [.PITCH_EXCESSIVE_FACE_ROTATION] && pitch.hint == .turnHeadLess)
+        let roll = judge(frame([face(roll: 11)]))
+        #expect(roll.poses == [.ROLL_EXCESSIVE_FACE_ROTATION] && roll.hint == .levelHead)
+        let all = judge(frame([face(yaw: -30, pitch: 30, roll: -30)]))
+        #expect(all.poses == [.YAW_EXCESSIVE_FACE_ROTATION, .ROLL_EXCESSIVE_FACE_ROTATION, .PITCH_EXCESSIVE_FACE_ROTATION])
+        // At the documented limits (15°, 15°, 10°) still valid; unknown pose is not excessive.
+        #expect(judge(frame([face(yaw: 15, pitch: -15, roll: 10)])).poses == [.VALID_FACE_POSE])
+        #expect(judge(frame([face(yaw: nil, pitch: nil, roll: nil)])).isValid)
+    }
+
+    @Test func lightBlurAndEyes() {
+        #expect(judge(frame([face()], brightness: 41)).hint == .tooDark)     // shared/media `dark`
+        #expect(judge(frame([face()], brightness: 61)).hint == .holdStill)
+        #expect(judge(frame([face()], clipped: 0.4)).hint == .tooBright)
+        #expect(judge(frame([face()], sharpness: 10)).hint == .tooBlurry)
+        #expect(judge(frame([face()], eyesOpen: false)).hint == .openEyes)
+        #expect(judge(frame([face()], eyesOpen: nil)).hint == .holdStill)
+        let dark = judge(frame([face()], brightness: 41))
+        #expect(dark.status == .ValidFace && !dark.isValid)
+    }
+
+    /// Priority: no face, multiple faces, distance, position, pose, light, blur, eyes, hold still.
+    @Test func hintPriority() {
+        let bad = (brightness: 10.0, sharpness: 1.0, eyes: false)
+        func hint(_ f: DetectedFace...) -> Hint {
+            judge(frame(f, brightness: bad.brightness, sharpness: bad.sharpness, eyesOpen: bad.eyes)).hint
+        }
+        #expect(hint(face(cx: 0.9, h: 0.2, yaw: 40)) == .getCloser)
+        #expect(hint(face(cx: 0.9, yaw: 40)) == .moveRight)
+        #expect(hint(face(yaw: 40, roll: 40)) == .turnHeadLess)
+        #expect(hint(face(roll: 40)) == .levelHead)
+        #expect(hint(face()) == .tooDark)
+        #expect(judge(frame([face()], clipped: 0.9, sharpness: 1, eyesOpen: false)).hint == .tooBright)
+        #expect(judge(frame([face()], sharpness: 1, eyesOpen: false)).hint == .tooBlurry)
+    }
+
+    @Test func ovalGeometry() {
+        let o = FaceOval.standard
+        #expect(o.centerX == 0.5 && o.centerY == 0.5 && o.targetFaceHeight == 0.5)
+        #expect(o.minFaceHeight == 0.35 && o.maxFaceHeight == 0.65 && o.toleranceX == 0.12 && o.toleranceY == 0.12)
+        let e = o.ellipse(width: 640, height: 480)
+        #expect(e.cx == 320 && e.cy == 240 && e.ry == 156 && abs(e.rx - 117) < 1e-9)
+    }
+}
+
+@Suite struct HintDebouncerTests {
+    @Test func newHintShowsOnlyAfterPersisting200ms() {
+        var d = HintDebouncer(persistMs: 200)
+        do { let v = d.update(.getCloser, timestampMs: 0); #expect(v == .getCloser) }         // first hint at once
+        do { let v = d.update(.holdStill, timestampMs: 67); #expect(v == .getCloser) }
+        do { let v = d.update(.holdStill, timestampMs: 200); #expect(v == .getCloser) }       // 133 ms
+        do { let v = d.update(.holdStill, timestampMs: 267); #expect(v == .holdStill) }       // 200 ms
+    }
+
+    @Test func flickerNeverShows() {
+        var d = HintDebouncer(persistMs: 200)
+        _ = d.update(.holdStill, timestampMs: 0)
+        var shown: Set<Hint> = []
+        for k in 1...30 { shown.insert(d.update(k % 2 == 0 ? .moveLeft : .holdStill, timestampMs: k * 67)) }
+        #expect(shown == [.holdStill])
+        // A different candidate restarts the wait.
+        _ = d.update(.holdStill, timestampMs: 2900)
+        _ = d.update(.moveLeft, timestampMs: 3000)
+        _ = d.update(.moveUp, timestampMs: 3150)
+        do { let v = d.update(.moveUp, timestampMs: 3300); #expect(v == .holdStill) }
+        do { let v = d.update(.moveUp, timestampMs: 3350); #expect(v == .moveUp) }
+    }
+}
+
+@Suite struct StabilityTests {
+    @Test func stillWhileWithinThreeAndFivePercent() {
+        var s = StabilityTracker()
+        do { let v = s.update(face(), frameWidth: 640); #expect(!v) }                          // first frame anchors
+        do { let v = s.update(face(cx: 0.5 + 0.02), frameWidth: 640); #expect(v) }             // 2 % of width
+        do { let v = s.update(face(h: 0.5 * 1.04), frameWidth: 640); #expect(v) }              // 4 % size
+        do { let v = s.update(face(cx: 0.5 + 0.035), frameWidth: 640); #expect(!v) }           // 3.5 %: moved, re-anchors
+        do { let v = s.update(face(cx: 0.5 + 0.035), frameWidth: 640); #expect(v) }
+        do { let v = s.update(face(h: 0.5 * 1.06), frameWidth: 640); #expect(!v) }             // 6 % size
+        do { let v = s.update(nil, frameWidth: 640); #expect(!v) }                             // not valid: anchor dropped
+        do { let v = s.update(face(), frameWidth: 640); #expect(!v) }
+    }
+
+    /// A slow drift is caught against the anchor, not frame to frame.
+    @Test func slowDriftBreaksStillness() {
+        var s = StabilityTracker()
+        var results: [Bool] = []
+        for k in 0..<10 { results.append(s.update(face(cx: 0.5 + Double(k) * 0.005), frameWidth: 640)) }
+        #expect(results == [false, true, true, true, true, true, false, true, true, true, ])
+    }
+
+    @Test func landmarksGiveCentreAndSize() {
+        var f = face()
+        f.landmarks = (0..<68).map { Point(x: 100 + Double($0 % 2) * 10, y: 50) }
+        let m = StabilityTracker.measure(f)
+        #expect(m.x == 105 && m.y == 50 && m.size == 5)
+    }
+}
+
+@Suite struct GuidanceTests {
+    @Test func judgeDebouncesAndWaitsForStillness() {
+        var g = Guidance()
+        let r0 = g.judge(frame([face(h: 0.2)], t: 0, index: 0))
+        #expect(r0.status == .TooFarAway && r0.hint == .getCloser && !r0.isValid && !r0.isStill)
+        let r1 = g.judge(frame([face()], t: 67, index: 1))
+        #expect(r1.status == .ValidFace && r1.isValid && !r1.isStill && r1.hint == .getCloser && r1.frameIndex == 1)
+        let r2 = g.judge(frame([face()], t: 133, index: 2))
+        #expect(r2.isStill && r2.hint == .getCloser)
+        let r3 = g.judge(frame([face()], t: 267, index: 3))
+        #expect(r3.hint == .holdStill && r3.timestampMs == 267)
+        // A one-frame jump (moves_during_hold) breaks stillness at once.
+        let r4 = g.judge(frame([face(cx: 0.52)], t: 333, index: 4))
+        #expect(r4.isValid && r4.isStill)
+        let r5 = g.judge(frame([face(cx: 0.7)], t: 400, index: 5))
+        #expect(r5.status == .TooFarLeft && !r5.isStill && r5.hint == .holdStill)
+    }
+
+    @Test func configDefaultsAreDocumentedValues() {
+        let c = GuidanceConfig()
+        #expect(c.maxYaw == 15 && c.maxPitch == 15 && c.maxRoll == 10 && c.minBrightness == 60)
+        #expect(c.hintPersistMs == 200 && c.stillCenterFraction == 0.03 && c.stillSizeFraction == 0.05)
+        #expect(c.mirror && c.constraints == .v1)
+    }
+}
+
+@Suite struct AnalysisLogTests {
+    @Test func jsonLineHasTheDocumentedFields() throws {
+        var f = face(cx: 0.35, yaw: 3.14159, pitch: -9.5, roll: nil)
+        f.score = 1.23456
+        let a = frame([f], t: 1067, index: 16, brightness: 163.44, sharpness: 987.65, eyesOpen: true)
+        var g = Guidance()
+        let r = g.judge(a)
+        let line = AnalysisLog.jsonLine(a, r)
+        #expect(!line.contains("\n"))
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(obj["frame"] as? Int == 16 && obj["t_ms"] as? Int == 1067)
+        let faces = try #require(obj["faces"] as? [[String: Any]])
+        #expect(faces.count == 1)
+        #expect(faces[0]["x"] as? Double == 104 && faces[0]["y"] as? Double == 120)
+        #expect(faces[0]["w"] as? Double == 240 && faces[0]["h"] as? Double == 240)
+        #expect(faces[0]["score"] as? Double == 1.235 && faces[0]["yaw"] as? Double == 3.1)
+        #expect(faces[0]["pitch"] as? Double == -9.5 && faces[0]["roll"] is NSNull)
+        #expect(obj["brightness"] as? Double == 163.4 && obj["sharpness"] as? Double == 987.7)
+        #expect(obj["eyesOpen"] as? Bool == true)
+        #expect(obj["status"] as? String == "TooFarRight" && obj["distance"] as? String == "VALID_FACE_POSE")
+        #expect(obj["positions"] as? [String] == ["TOO_FAR_RIGHT"] && obj["poses"] as? [String] == ["VALID_FACE_POSE"])
+        #expect(obj["hint"] as? String == "moveLeft")
+        #expect(Set(obj.keys) == ["frame", "t_ms", "faces", "brightness", "sharpness", "eyesOpen", "status", "distance",
+                                  "positions", "poses", "hint"])
+    }
+
+    @Test func noFaceLine() {
+        var g = Guidance()
+        let a = frame([], brightness: 99.96, sharpness: 0, eyesOpen: nil)
+        let r = g.judge(a)
+        #expect(AnalysisLog.jsonLine(a, r) ==
+            #"{"frame":0,"t_ms":0,"faces":[],"brightness":100,"sharpness":0,"eyesOpen":null,"status":"NotFound","distance":"NOT_FOUND","positions":["NOT_FOUND"],"poses":["NOT_FOUND"],"hint":"noFace"}"#)
+    }
+}

@@ -1,1 +1,0 @@
-// End-to-end tests of the built binary land with the end-to-end issue.

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+@testable import Media
+
+/// The JPG-* rows of ../shared/corpus/bug-reports.md, as small frames made here.
+@Suite struct JPEGCorpusTests {
+    static let picture = Tools.picture(width: 64, height: 48)
+    static func jpeg() throws -> [UInt8] { try JPEGCodec.encode(picture, quality: 85) }
+
+    /// Header segments before SOS: (marker, start index of 0xFF, end index).
+    static func segments(_ j: [UInt8]) -> [(marker: UInt8, start: Int, end: Int)] {
+        var out: [(UInt8, Int, Int)] = []
+        var p = 2
+        while p + 3 < j.count, j[p] == 0xFF {
+            let m = j[p + 1]
+            let len = Int(j[p + 2]) << 8 | Int(j[p + 3])
+            out.append((m, p, p + 2 + len))
+            if m == 0xDA { break }
+            p += 2 + len
+        }
+        return out
+    }
+    static func stripDHT(_ j: [UInt8]) -> [UInt8] {
+        var out = j
+        for s in segments(j).reversed() where s.marker == 0xC4 { out.removeSubrange(s.start..<s.end) }
+        return out
+    }
+
+    /// JPG-01/02: a webcam frame with no DHT (standard Annex K tables implied) decodes to the
+    /// very same pixels as with its tables, with no warning.
+    @Test func noDHTDecodes() throws {
+        let j = try Self.jpeg()
+        let stripped = Self.stripDHT(j)
+        #expect(Self.segments(stripped).allSatisfy { $0.marker != 0xC4 } && stripped.count < j.count)
+        let a = try JPEGCodec.decode(j), b = try JPEGCodec.decode(stripped)
+        #expect(b.warning == nil)
+        #expect(a.image == b.image)
+        // Saved frames are always written with DHT (JPG-02): our encoder's output has it.
+        #expect(Self.segments(j).contains { $0.marker == 0xC4 })
+    }
+
+    /// JPG-03/04/07: extraneous bytes before a marker give a *warning*: the image is still
+    /// returned (same pixels) and the source counts it as warned, not skipped.
+    @Test func extraneousBytesAreAWarning() throws {
+        let j = try Self.jpeg()
+        let sof = try #require(Self.segments(j).first { $0.marker == 0xC0 })
+        var bad = j
+        bad.insert(contentsOf: [0x12, 0x34], at: sof.start)
+        let r = try JPEGCodec.decode(bad)
+        let warning = try #require(r.warning)
+        #expect(warning.contains("extraneous bytes before marker"), "\(warning)")
+        #expect(r.image == (try JPEGCodec.decode(j)).image)
+        var d = JPEGFrameDecoder(expectedWidth: 64, expectedHeight: 48)
+        #expect(d.decode(bad) != nil)
+        #expect(d.stats == SourceStats(skippedFrames: 0, warnedFrames: 1))
+    }
+
+    /// JPG-05: a header claiming 65500×65500 is rejected at once (named error, no allocation, no
+    /// hang), and a frame whose size differs from the negotiated one is skipped.
+    @Test func hugeHeaderRejected() throws {
+        var j = try Self.jpeg()
+        let sof = try #require(Self.segments(j).first { $0.marker == 0xC0 })
+        j[sof.start + 5] = 0xFF; j[sof.start + 6] = 0xDC   // height 65500
+        j[sof.start + 7] = 0xFF; j[sof.start + 8] = 0xDC   // width 65500
+        j += [UInt8](repeating: 0x5A, count: 100)
+        #expect(throws: JPEGError.unexpectedSize(width: 65500, height: 65500)) { try JPEGCodec.decode(j) }
+        var d = JPEGFrameDecoder(expectedWidth: 64, expectedHeight: 48)
+        #expect(d.decode(j) == nil)
+        #expect(d.decode(try JPEGCodec.encode(Tools.picture(width: 32, height: 48))) == nil)   // size mismatch
+        #expect(d.stats == SourceStats(skippedFrames: 2, warnedFrames: 0))
+    }
+
+    /// JPG-06: truncated frames (cut anywhere) never crash; each is either delivered with a
+    /// warning ("premature end") or skipped, and always counted.
+    @Test func truncatedFramesAreCounted() throws {
+        let j = try Self.jpeg()
+        var d = JPEGFrameDecoder(expectedWidth: 64, expectedHeight: 48)
+        let cuts = [0, 1, 2, 10, j.count / 3, j.count / 2, j.count - 40, j.count - 2]
+        var delivered = 0
+        for c in cuts where d.decode(Array(j.prefix(c))) != nil { delivered += 1 }
+        #expect(d.stats.skippedFrames + d.stats.warnedFrames == cuts.count)
+        #expect(d.stats.warnedFrames == delivered)
+        #expect(delivered >= 2)   // cut in the entropy data: warning + partial image
+    }
+
+    /// Garbage and zero-length frames are fatal errors: skipped and counted.
+    @Test func garbageAndEmpty() throws {
+        #expect(throws: JPEGError.decode("empty JPEG data")) { try JPEGCodec.decode([]) }
+        #expect(throws: (any Error).self) { try JPEGCodec.decode([UInt8](repeating: 0x42, count: 500)) }
+        var d = JPEGFrameDecoder()
+        #expect(d.decode([]) == nil && d.decode([0xFF, 0xD8, 0xFF]) == nil && d.decode(Array(repeating: 7, count: 99)) == nil)
+        #expect(d.stats.skippedFrames == 3)
+    }
+
+    /// JPG-09: 960×540 (540 is not a multiple of 16) decodes at full size; the last, partial MCU
+    /// row matches the original (no green band).
+    @Test func partialMCURows() throws {
+        let pic = Tools.picture(width: 960, height: 540)
+        let r = try JPEGCodec.decode(try JPEGCodec.encode(pic, quality: 90))
+        #expect(r.image.width == 960 && r.image.height == 540 && r.warning == nil)
+        let bottom = { (i: Image) in Scale.crop(i, x: 0, y: 528, width: 960, height: 12)! }
+        let psnr = try #require(ImageMetrics.psnr(bottom(r.image), bottom(pic)))
+        #expect(psnr >= 30, "bottom rows PSNR \(psnr)")
+    }
+
+    /// JPG-10: several 0xFF fill bytes before EOI: decodes without error, and the stream
+    /// splitter ends the frame at that EOI.
+    @Test func fillBytesBeforeEOI() throws {
+        var j = try Self.jpeg()
+        j.insert(contentsOf: [0xFF, 0xFF, 0xFF, 0xFF], at: j.count - 2)
+        let r = try JPEGCodec.decode(j)
+        let clean = try JPEGCodec.decode(try Self.jpeg()).image
+        #expect(r.warning == nil && r.image == clean)
+        let frames = MJPEGStreamParser.split(j + j)
+        #expect(frames == [.init(range: 0..<j.count, complete: true), .init(range: j.count..<(2 * j.count), complete: true)])
+    }
+
+    /// JPG-11: padding/junk after EOI is ignored by the decoder and trimmed by the splitter.
+    @Test func junkAfterEOI() throws {
+        let j = try Self.jpeg()
+        let padded = j + [0x00, 0x00, 0x12, 0xFF, 0x00, 0xAB]
+        let r = try JPEGCodec.decode(padded)
+        let clean = try JPEGCodec.decode(j).image
+        #expect(r.warning == nil && r.image == clean)
+        #expect(MJPEGStreamParser.endOfImage(padded, soi: 0) == j.count)
+    }
+
+    /// JPG-13: YUV black (Y=16, U=V=128) converts to RGB black, not green.
+    @Test func yuvBlackIsBlack() throws {
+        let img = try #require(PixelConvert.i420ToRGB(ArraySlice([16, 16, 16, 16, 128, 128]), width: 2, height: 2))
+        #expect(img.pixels == [UInt8](repeating: 0, count: 12))
+    }
+
+    /// Decoding straight to gray and scaled by 1/2 and 1/4 (sizes round up).
+    @Test func grayAndScaled() throws {
+        let j = try JPEGCodec.encode(Tools.picture(width: 66, height: 50), quality: 95)
+        let full = try JPEGCodec.decode(j, layout: .gray).image
+        #expect(full.layout == .gray && full.width == 66)
+        let fromRGB = PixelConvert.gray(try JPEGCodec.decode(j).image)
+        #expect(try #require(ImageMetrics.psnr(full, fromRGB)) > 40)
+        #expect(try JPEGCodec.decode(j, layout: .gray, scaleDenominator: 2).image.width == 33)
+        let q = try JPEGCodec.decode(j, layout: .gray, scaleDenominator: 4).image
+        #expect(q.width == 17 && q.height == 13)
+        let f = VideoFrame(index: 0, timestampMs: 0, rgb: try JPEGCodec.decode(j).image, jpeg: j)
+        #expect(f.gray(scaleDenominator: 4) == q)
+        #expect(f.gray == full)
+    }
+
+    /// An .mjpeg stream mixing good, warned, oversized and garbage frames: 3 delivered, 1 warned,
+    /// 1 skipped, timestamps at the nominal 30 fps.
+    @Test func mjpegStreamCounts() throws {
+        let good = try Self.jpeg()
+        var warned = good
+        let sof = try #require(Self.segments(good).first { $0.marker == 0xC0 })
+        warned.insert(contentsOf: [0x12, 0x34], at: sof.start)
+        let other = try JPEGCodec.encode(Tools.picture(width: 32, height: 32))
+        let stream = good + [0, 1, 2] + warned + Array("garbage".utf8) + other + good
+        let dir = Tools.tempDir()
+        Tools.writeBytes(stream, dir + "/s.mjpeg")
+        let src = try MJPEGFileSource(path: dir + "/s.mjpeg")
+        var stamps: [Int] = []
+        while let f = try src.nextFrame() { stamps.append(f.timestampMs); #expect(f.jpeg != nil) }
+        #expect(stamps == [0, 33, 67])
+        #expect(src.stats == SourceStats(skippedFrames: 1, warnedFrames: 1))
+        #expect(src.info.kind == .mjpegStream && src.info.width == 64 && src.info.fps == 30)
+    }
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# libFuzzer targets for the media container readers (AVI, raw MJPEG stream, y4m). The parsers are
+# pure Swift over [UInt8] (Sources/Media/Containers, no C), so each target is those files plus a
+# Fuzz/Media entry, built with `swiftc -sanitize=fuzzer,address`. Bounded: FUZZ_SECONDS per
+# target (default 30), 5 s per input (hang = failure), 2 GB RSS. Seeds are made with ffmpeg when
+# present (tiny testsrc clips) plus hand-made edge cases.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET="${FUZZ_SECONDS:-30}"
+OUT=.build/fuzz-media
+mkdir -p "$OUT"
+SRC=(Sources/Media/Containers/ByteStream.swift Sources/Media/Containers/AVIParser.swift
+     Sources/Media/Containers/MJPEGStreamParser.swift Sources/Media/Containers/Y4MParser.swift)
+
+seed() { # target dir
+    local t=$1 d="$OUT/corpus-$1"
+    rm -rf "$d"; mkdir -p "$d"
+    if command -v ffmpeg >/dev/null; then
+        case $t in
+            avi)   ffmpeg -v error -f lavfi -i testsrc=size=32x24:rate=5 -frames:v 3 -c:v mjpeg -y "$d/seed.avi" ;;
+            mjpeg) ffmpeg -v error -f lavfi -i testsrc=size=32x24:rate=5 -frames:v 3 -c:v mjpeg -f mjpeg -y "$d/seed.mjpeg" ;;
+            y4m)   for c in yuv420p yuv422p yuv444p gray; do
+                       ffmpeg -v error -f lavfi -i testsrc=size=8x6:rate=5 -frames:v 2 -pix_fmt $c -strict -1 -f yuv4mpegpipe -y "$d/seed-$c.y4m"
+                   done ;;
+        esac
+    fi
+    case $t in
+        avi)   printf 'RIFF\x20\x00\x00\x00AVI LIST\x04\x00\x00\x00movi' > "$d/min" ;;
+        mjpeg) printf '\xff\xd8\xff\xe0\x00\x02\xff\xda\x00\x02\xff\xff\x00\xff\xd9junk\xff\xd8\xff' > "$d/min" ;;
+        y4m)   printf 'YUV4MPEG2 W2 H2 F1:1 Cmono\nFRAME\nabcd' > "$d/min" ;;
+    esac
+}
+
+status=0
+for t in avi mjpeg y4m; do
+    echo "-- fuzz-media: $t (${SECONDS_PER_TARGET}s)"
+    # (ld.gold warns "Cannot export local symbol __asan_*" by the hundred: harmless, kept in the log.)
+    if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzMedia \
+            "${SRC[@]}" "Fuzz/Media/$t.swift" -o "$OUT/fuzz-$t" > "$OUT/build-$t.txt" 2>&1; then
+        grep -v "Cannot export local symbol" "$OUT/build-$t.txt" | tail -30
+        echo "fuzz-media: cannot build the $t target"; exit 1
+    fi
+    seed "$t"
+    mkdir -p "$OUT/work-$t"
+    if ! "$OUT/fuzz-$t" "$OUT/work-$t" "$OUT/corpus-$t" -max_total_time="$SECONDS_PER_TARGET" -timeout=5 \
+            -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$OUT/crash-$t-" 2> "$OUT/log-$t.txt"; then
+        echo "fuzz-media: $t FAILED; see $OUT/log-$t.txt and $OUT/crash-$t-*"
+        tail -30 "$OUT/log-$t.txt"
+        status=1
+    else
+        grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$OUT/log-$t.txt" | tail -3
+    fi
+done
+exit $status
