@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "Localization", dependencies: ["CICUPlural"]),
         .target(name: "CaptureFlow"),
         .target(name: "Media", dependencies: ["CTurboJPEG"]),
-        .target(name: "Camera", dependencies: ["CV4L2", "Media"]),
+        .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CaptureFlow", "Localization"]),
         .target(name: "SelfieCaptureApp",
@@ -35,13 +35,14 @@ let package = Package(
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
         // Benchmark driver for scripts/bench-ui.sh (render + send capture frames on a pty).
         .executableTarget(name: "bench-ui", dependencies: ["TerminalUI", "CaptureFlow", "Localization"], path: "Sources/bench-ui"),
+        .executableTarget(name: "MediaBench", dependencies: ["Media"]),   // scripts/bench-media.sh
 
         // MARK: Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
         .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
-        .testTarget(name: "CameraTests", dependencies: ["Camera", "TestSupport"]),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "CaptureFlow", "TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "TestSupport"]),

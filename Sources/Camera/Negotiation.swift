@@ -1,3 +1,4 @@
+import CaptureFlow
 /// A FourCC (V4L2 pixel format code), e.g. `MJPG`, `YUYV`.
 public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     public var code: UInt32
@@ -44,49 +45,13 @@ public struct FormatModes: Sendable, Equatable {
     }
 }
 
-/// Recording quality preference (RecordingConfig.qualities): by frame height in landscape.
-public enum VideoQuality: String, Sendable, CaseIterable {
-    /// The smallest size the device offers.
-    case lowest
-    /// 144p.
-    case p144 = "144p"
-    /// 480p.
-    case sd
-    /// 720p.
-    case hd
-    /// 1080p.
-    case fhd
-    /// 2160p.
-    case uhd
-    /// The largest size the device offers.
-    case highest
+// VideoQuality and TargetResolution are CaptureFlow's (RecordingConfig.qualities,
+// CaptureOptions.targetResolution): one definition for the flow and the camera. Here `lowest` and
+// `highest` mean the smallest and largest size the device offers.
 
-    /// The target height (the shorter side), nil for lowest/highest.
-    public var height: Int? {
-        switch self {
-        case .lowest, .highest: return nil
-        case .p144: return 144
-        case .sd: return 480
-        case .hd: return 720
-        case .fhd: return 1080
-        case .uhd: return 2160
-        }
-    }
-}
-
-/// `--target-resolution` (portrait width × height as Mobai names them; either orientation
-/// matches).
-public enum TargetResolution: String, Sendable, CaseIterable {
-    case qhd, hd720, hd1080, uhd4k
-    /// Portrait size.
-    public var size: FrameSize {
-        switch self {
-        case .qhd: return FrameSize(width: 540, height: 960)
-        case .hd720: return FrameSize(width: 720, height: 1280)
-        case .hd1080: return FrameSize(width: 1080, height: 1920)
-        case .uhd4k: return FrameSize(width: 2160, height: 3840)
-        }
-    }
+extension TargetResolution {
+    /// Portrait size (Mobai names them portrait; either orientation matches).
+    var portraitSize: FrameSize { FrameSize(width: size.short, height: size.long) }
 }
 
 /// What to ask the driver for.
@@ -134,7 +99,7 @@ public enum FormatNegotiation {
         }
 
         if let t = target {
-            let want = t.size
+            let want = t.portraitSize
             for f in usable {
                 if let s = f.sizes.first(where: { ($0.size.width == want.width && $0.size.height == want.height) ||
                                                   ($0.size.width == want.height && $0.size.height == want.width) }) {
@@ -155,7 +120,7 @@ public enum FormatNegotiation {
                 if let m = match { return pick(f, m, "quality \(q.rawValue)") }
             }
         }
-        let goal = qualities.first?.height ?? target.map { min($0.size.width, $0.size.height) }
+        let goal = qualities.first?.height ?? target.map { $0.size.short }
         if let g = goal {
             let s = best.sizes.min { a, b in
                 let da = abs(min(a.size.width, a.size.height) - g), db = abs(min(b.size.width, b.size.height) - g)

@@ -1,3 +1,4 @@
+import CaptureFlow
 import CV4L2
 import Media
 #if canImport(Glibc)
@@ -89,9 +90,9 @@ func cameraError(_ e: V4L2Error, path: String) -> CameraError {
     case EACCES, EPERM: return .permissionDenied(path: path)
     case EBUSY: return .busy(path: path)
     case ENODEV: return .disconnected(path: path)
+    case ENOTTY: return .unsupported(path: path, reason: "not a V4L2 device")   // libv4l2's open or QUERYCAP
     default:
         if case .notACaptureDevice = e { return .unsupported(path: path, reason: "not a video capture device") }
-        if case .ioctl(_, let err) = e, err == ENOTTY { return .unsupported(path: path, reason: "not a V4L2 device") }
         return .system(path: path, e)
     }
 }

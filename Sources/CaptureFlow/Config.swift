@@ -3,7 +3,7 @@
 
 /// A video quality, in order of preference (Unissey `VideoQuality`).
 public enum VideoQuality: String, Sendable, CaseIterable, Codable {
-    /// 144p.
+    /// The smallest size the camera offers (nominally 144p).
     case lowest
     /// 480p.
     case sd

@@ -22,6 +22,7 @@ public final class AsyncFaceAnalyzer: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var pending: AnalysisJob?
+    private var actions: [() -> Void] = []
     private var results: [Result<FrameAnalysis, AnalysisFailure>] = []
     private var stopped = false
     private var busy = false
@@ -62,6 +63,16 @@ public final class AsyncFaceAnalyzer: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Runs `action` on the analysis thread before the next frame (in submission order). Use it to
+    /// change the analyzer the work closure owns, e.g. to hand it the landmark model once
+    /// `LandmarkModelLoader` has loaded it: `async.runOnAnalysisThread { analyzer.landmarks = model }`.
+    public func runOnAnalysisThread(_ action: @escaping @Sendable () -> Void) {
+        condition.lock()
+        actions.append(action)
+        condition.signal()
+        condition.unlock()
+    }
+
     /// Results finished since the last call, oldest first.
     public func takeResults() -> [Result<FrameAnalysis, AnalysisFailure>] {
         condition.lock(); defer { condition.unlock() }
@@ -78,7 +89,7 @@ public final class AsyncFaceAnalyzer: @unchecked Sendable {
     /// Blocks until no frame is pending or in progress (for tests and draining a file at its end).
     public func waitUntilIdle() {
         condition.lock()
-        while pending != nil || busy { condition.wait() }
+        while pending != nil || busy || !actions.isEmpty { condition.wait() }
         condition.unlock()
     }
 
@@ -93,8 +104,20 @@ public final class AsyncFaceAnalyzer: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while pending == nil && !stopped { condition.wait() }
+            while pending == nil && actions.isEmpty && !stopped { condition.wait() }
             if stopped { condition.unlock(); return }
+            if !actions.isEmpty {
+                let todo = actions
+                actions = []
+                busy = true
+                condition.unlock()
+                for a in todo { a() }
+                condition.lock()
+                busy = false
+                condition.broadcast()
+                condition.unlock()
+                continue
+            }
             guard let job = pending else { condition.unlock(); continue }
             pending = nil
             busy = true

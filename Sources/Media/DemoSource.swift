@@ -7,7 +7,8 @@
 /// Geometry: each keyframe gives the face box height as a fraction of the frame height and the
 /// face box centre as fractions of the frame; between keyframes the values are eased
 /// (smoothstep). The photo is scaled so its face box (`faceBoxInPhoto`) gets that size and
-/// centre, sampled nearest-neighbour. Frames never end (the app's timeout bounds a run).
+/// centre, sampled nearest-neighbour, and only the head (an ellipse around the face box) is
+/// drawn over the plain background. Frames never end (the app's timeout bounds a run).
 public final class DemoSource: FrameSource {
     /// One point of the scripted path.
     public struct Keyframe: Sendable, Equatable {
@@ -99,6 +100,15 @@ public final class DemoSource: FrameSource {
             let px = (Double(x) + 0.5 - ox) / s
             return px >= 0 && px < Double(pw) ? Int(px) : -1
         }
+        // Head cut-out (photo pixels): an ellipse around the face box, 0.95 × its width and
+        // 1.35 × its height as radii, centred 10 % of the box height above the box centre, so
+        // hair and chin stay in and the photo's own background goes.
+        let ecx = faceBox.x + faceBox.width / 2, ecy = faceBox.y + faceBox.height * 0.4
+        let erx = faceBox.width * 0.95, ery = faceBox.height * 1.35
+        @inline(__always) func inHead(_ px: Int, _ py: Int) -> Bool {
+            let dx = (Double(px) + 0.5 - ecx) / erx, dy = (Double(py) + 0.5 - ecy) / ery
+            return dx * dx + dy * dy <= 1
+        }
         photo.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<h {
@@ -106,7 +116,7 @@ public final class DemoSource: FrameSource {
                     let row = py >= 0 && py < Double(ph) ? Int(py) : -1
                     for x in 0..<w {
                         let o = 3 * (y * w + x)
-                        if row >= 0 && xs[x] >= 0 {
+                        if row >= 0 && xs[x] >= 0 && inHead(xs[x], row) {
                             let i = 3 * (row * pw + xs[x])
                             dst[o] = src[i]; dst[o + 1] = src[i + 1]; dst[o + 2] = src[i + 2]
                         } else {

@@ -10,7 +10,7 @@ import Glibc
 /// by `prepare` (a probe file is created and removed) so the app fails with exit 73 **before**
 /// the capture starts.
 public struct OutputFolder: Sendable {
-    /// Absolute or relative path of the folder.
+    /// Absolute path of the folder (resolved by `prepare`).
     public let path: String
 
     /// Prefix of generated folder names: `selfie-capture-YYYYMMDD-HHMMSS` (local time), with
@@ -56,7 +56,10 @@ public struct OutputFolder: Sendable {
             }
             _ = chmod(path, 0o700)   // umask may have removed bits we want; never adds group/other
         }
-        let folder = OutputFolder(path: path)
+        // The absolute path, so result.json and the result screen name files unambiguously.
+        var resolved = path
+        if let r = realpath(path, nil) { resolved = String(cString: r); free(r) }
+        let folder = OutputFolder(path: resolved)
         // Probe: can we really create files here (read-only mounts, ACLs, root-owned dirs)?
         let probe = folder.file(".write-probe")
         let fd = Glibc.open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)

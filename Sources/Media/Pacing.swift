@@ -44,6 +44,15 @@ public enum PaceMode: String, Sendable, Equatable, CaseIterable {
     case realtime
     /// Frames are released as soon as they are asked for; time comes from frame timestamps.
     case fast
+
+    /// The default when `--pace` is not given (issue #4): realtime for cameras and the demo;
+    /// for files and pipes realtime on a terminal, fast otherwise (scripted, deterministic runs).
+    public static func defaultMode(for kind: SourceKind, interactive: Bool) -> PaceMode {
+        switch kind {
+        case .camera, .demo: return .realtime
+        case .avi, .mjpegStream, .y4m: return interactive ? .realtime : .fast
+        }
+    }
 }
 
 /// Releases frames at their timestamps (`realtime`) or at once (`fast`).

@@ -23,7 +23,7 @@ public enum AnalyzeCommand {
 
         let source: FrameSource
         do {
-            source = try FrameSources.open(spec: spec, options: SourceOptions(demoPhoto: demoPhoto))
+            source = try FrameSources.open(spec: spec, options: SourceOptions(demoPhoto: DemoPhoto.load))
         } catch { throw appError(error, source: spec) }
         defer { source.close() }
 
@@ -108,13 +108,6 @@ public enum AnalyzeCommand {
         return summary
     }
 
-    /// The demo photo: `Resources/demo/astronaut.png` (placed by `make setup`), else Debian's
-    /// python3-skimage copy.
-    static let demoPhoto: @Sendable () throws -> Image = {
-        let candidates = ["Resources/demo/astronaut.png", "/usr/lib/python3/dist-packages/skimage/data/astronaut.png"]
-        for path in candidates where access(path, R_OK) == 0 { return try ImageFile.loadRGB(path: path) }
-        throw MediaError.demoPhotoMissing
-    }
 
     /// Media, camera and model errors as `AppError` (exit codes per DESIGN.md); media and camera
     /// errors through the shared `AppError.media` mapping.

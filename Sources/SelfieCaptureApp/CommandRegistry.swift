@@ -3,6 +3,7 @@
 public enum CommandRegistry {
     public static var handlers: [String: CommandHandler] {
         [
+            "capture": CaptureCommand.handler,
             "analyze": AnalyzeCommand.handler,
             "devices": DevicesCommand.handler,
             "strings dump": { try StringsCommands.dump($0, $1) },

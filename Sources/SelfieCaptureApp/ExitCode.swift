@@ -39,6 +39,8 @@ public enum AppError: Error, Equatable, Sendable {
     case notImplemented(String)
     /// An input file or device does not exist.
     case inputMissing(path: String)
+    /// No `--source` was given and there is no V4L2 capture device.
+    case noCamera
     /// Malformed input data; `message` is already positioned (`file:line:col: error: …`).
     case badData(String)
     /// The output location cannot be written.
@@ -64,7 +66,7 @@ public enum ErrorReport {
         case .unknownOption, .unknownCommand, .missingValue, .invalidValue, .missingArgument, .unexpectedArgument:
             return .usage
         case .notImplemented, .cameraUnavailable: return .unavailable
-        case .inputMissing: return .noInput
+        case .inputMissing, .noCamera: return .noInput
         case .badData: return .dataError
         case .cannotCreateOutput: return .cannotCreate
         case .cameraPermissionDenied: return .permissionDenied
@@ -93,6 +95,9 @@ public enum ErrorReport {
             return "\(p): \(what) is not implemented yet"
         case .inputMissing(let path):
             return "\(p): no such file or device: \(path)"
+        case .noCamera:
+            return "\(p): no camera found (no V4L2 capture device under /dev/video*)\n"
+                + "Try '\(p) --source demo' for the built-in demo, or --source with a .avi, .mjpeg or .y4m file, or - for y4m on stdin."
         case .badData(let m):
             return m
         case .cannotCreateOutput(let path, let reason):

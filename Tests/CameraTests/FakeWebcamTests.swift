@@ -1,3 +1,4 @@
+import CaptureFlow
 import Foundation
 import Testing
 import TestSupport

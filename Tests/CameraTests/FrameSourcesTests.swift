@@ -54,3 +54,20 @@ import Media
         #expect(V4L2Devices.report(V4L2Devices.list(system: fake)).contains("permission denied (add your user to the 'video' group"))
     }
 }
+
+@Suite struct RealV4L2Tests {
+    /// The real libv4l2 on a node that is not a V4L2 device: a named `unsupported` error (QUERYCAP
+    /// ENOTTY), nothing left open.
+    @Test func notAV4L2Node() {
+        #expect(throws: CameraError.unsupported(path: "/dev/null", reason: "not a V4L2 device")) {
+            try V4L2CameraSource(path: "/dev/null")
+        }
+    }
+
+    @Test func paceDefaults() {
+        #expect(PaceMode.defaultMode(for: .camera, interactive: false) == .realtime)
+        #expect(PaceMode.defaultMode(for: .demo, interactive: false) == .realtime)
+        #expect(PaceMode.defaultMode(for: .avi, interactive: false) == .fast)
+        #expect(PaceMode.defaultMode(for: .y4m, interactive: true) == .realtime)
+    }
+}

@@ -42,6 +42,22 @@ final class Gate: @unchecked Sendable {
         worker.stop()
     }
 
+    /// An action queued before a frame runs on the analysis thread before that frame.
+    @Test func actionsRunBeforeTheNextFrame() {
+        final class Box: @unchecked Sendable { var value = 0 }
+        let box = Box()
+        let worker = AsyncFaceAnalyzer(work: { job in
+            FrameAnalysis(frameIndex: job.frameIndex, timestampMs: job.timestampMs, frameWidth: 2, frameHeight: 2,
+                          faces: [], brightness: Double(box.value), sharpness: 0)
+        })
+        worker.runOnAnalysisThread { box.value = 42 }
+        worker.submit(job(1))
+        worker.waitUntilIdle()
+        let r = worker.takeResults().compactMap { try? $0.get() }
+        #expect(r.map(\.brightness) == [42])
+        worker.stop()
+    }
+
     struct Boom: Error {}
 
     @Test func failuresCarryTheirFrame() {

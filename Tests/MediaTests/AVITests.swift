@@ -27,6 +27,17 @@ import TestSupport
         #expect(source.stats == SourceStats())
     }
 
+    /// Every frame of approach.avi decodes (105, as the JSON says), none skipped or warned,
+    /// timestamps at 15 fps.
+    @Test(.enabled(if: approach != nil, "../shared/media/approach.avi absent"))
+    func decodesEveryFrame() throws {
+        let source = try AVIFileSource(path: try #require(Self.approach))
+        var n = 0, last = -1
+        while let f = try source.nextFrame() { last = f.timestampMs; n += 1 }
+        #expect(n == 105 && last == 6933)
+        #expect(source.stats == SourceStats())
+    }
+
     /// The first frame matches ffmpeg's own decode (rgb24) at PSNR ≥ 40 dB.
     @Test(.enabled(if: approach != nil && Tools.haveFFmpeg, "../shared/media/approach.avi or ffmpeg absent"))
     func firstFrameMatchesFFmpeg() throws {
@@ -38,6 +49,7 @@ import TestSupport
         let first = try #require(try source.nextFrame())
         let psnr = try #require(ImageMetrics.psnr(first.rgb, oracle))
         #expect(psnr >= 40, "PSNR \(psnr) dB")
+        print("approach.avi frame 0 vs ffmpeg rgb24: PSNR \(psnr) dB")
     }
 
     @Test func rejectsNonAVI() throws {

@@ -1,0 +1,167 @@
+import Camera
+import CaptureFlow
+import FaceAnalysis
+import Foundation
+import Localization
+import Media
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `selfie-capture [capture] [OPTIONS]`: the guided capture. Turns the command line into a
+/// `CaptureSetup` (every check that can fail before the screen starts: key script, theme, layout,
+/// source, output folder), then hands it to `CaptureRuntime`.
+public enum CaptureCommand {
+    public static let handler: CommandHandler = { args, console in
+        let setup = try CaptureSetup.make(args, environment: ProcessInfo.processInfo.environment, console: console)
+        return try CaptureRuntime(setup: setup).run()
+    }
+}
+
+/// Everything a capture run needs, validated. Built by `make(_:environment:console:)`.
+public struct CaptureSetup {
+    public var settings: FlowSettings
+    public var guidance: GuidanceConfig
+    public var sourceSpec: String
+    public var sourceKind: SourceKind
+    public var pace: PaceMode
+    public var loop: Bool
+    public var timeoutMs: Int?
+    public var renderer: RendererChoice
+    public var keys: [KeyStep]?
+    public var theme: Theme
+    public var layout: Layout
+    public var strings: Localizer
+    public var outputRequested: String?
+    public var eventsPath: String?
+    public var analysisLogPath: String?
+    public var qualities: [VideoQuality]
+    public var targetResolution: TargetResolution?
+    public var environment: [String: String]
+    public var console: Console
+
+    /// Unattended: nobody can press a key (no terminal input and no `--keys`). Instructions and
+    /// the permission screen are skipped (as with `--no-instructions --camera-consent`) and the
+    /// capture starts by itself, so a headless run cannot wait forever on a screen.
+    public var unattended: Bool
+
+    /// Default countdown when neither `--time-before-capture` nor a preset says otherwise: 3 s
+    /// (shared/media scenarios hold the face valid ≥ 4.4 s, sized for a 3 s countdown + 1 s recording).
+    public static let defaultCountdownSeconds = 3.0
+
+    /// Parses and validates the capture options.
+    /// - Throws: `AppError` — usage (64) for a bad key script or `--events -` with curses, bad
+    ///   data (65) for a malformed theme/layout, input missing (66) for a missing source file or
+    ///   no camera, cannot create (73) is checked later when the output folder is made.
+    public static func make(_ a: ParsedArguments, environment env: [String: String], console: Console) throws -> CaptureSetup {
+        // Flow configuration (names as in the seed SDKs).
+        var session = SessionConfig()
+        if let p = a.value("--preset"), let preset = AcquisitionPreset(rawValue: p) { session.preset = preset }
+        if let d = a.value("--duration-ms"), let ms = Int(d) { session.recordingConfig.recordingDurationMs = ms }
+        let qualities = a.value("--quality").map { $0.split(separator: ",").compactMap { VideoQuality(rawValue: String($0)) } }
+        if let q = qualities { session.recordingConfig.qualities = q }
+        session.uiConfig.showInstructions = !a.flag("--no-instructions")
+        session.uiConfig.showVideoCaptureButton = !a.flag("--no-start-button")
+
+        var options = CaptureOptions(timeBeforeAutomaticCapture: defaultCountdownSeconds)
+        if let v = a.value("--frames-before-capture"), let n = Int(v) { options.numberOfFramesBeforeCapture = n }
+        if let v = a.value("--frames-to-collect"), let n = Int(v) { options.numberOfFrameToCollect = n }
+        if let v = a.value("--frame-interval"), let n = Int(v) { options.frameInterval = n }
+        if let v = a.value("--time-before-capture"), let s = Double(v) { options.timeBeforeAutomaticCapture = s }
+        var target: TargetResolution?
+        if let v = a.value("--target-resolution"), let t = TargetResolution(rawValue: v) { options.targetResolution = t; target = t }
+        if let v = a.value("--constraints"), let c = CaptureConstraints(rawValue: v) { options.captureConstraints = c }
+        if let v = a.value("--preview"), let p = PreviewScaleType(rawValue: v) { options.previewScaleType = p }
+        options.payloadOptimization = a.flag("--payload-optimization")
+
+        var guidance = GuidanceConfig()
+        guidance.mirror = !a.flag("--no-mirror")
+        guidance.constraints = options.captureConstraints == .v2 ? .v2 : .v1
+
+        // Renderer and input.
+        let stdoutIsTTY = isatty(1) == 1
+        let renderer = RendererChoice.resolve(requested: a.value("--renderer").flatMap(RendererChoice.init(rawValue:)),
+                                              stdoutIsTTY: stdoutIsTTY, term: env["TERM"])
+        if renderer == .curses && a.value("--events") == "-" {
+            throw AppError.invalidValue(option: "--events", value: "-",
+                                        expects: "a FILE while the curses screen owns stdout (or --renderer plain|null)")
+        }
+        if renderer == .curses && !stdoutIsTTY {
+            throw AppError.invalidValue(option: "--renderer", value: "curses", expects: "a terminal on stdout")
+        }
+        var keys: [KeyStep]?
+        if let k = a.value("--keys") {
+            do { keys = try KeyScript.parse(argument: k) } catch let e as KeyScriptError {
+                throw AppError.invalidValue(option: "--keys", value: k, expects: "a key script (\(e.description))")
+            }
+        }
+        let unattended = renderer != .curses && keys == nil
+        let settings = FlowSettings(session: unattended ? session.unattended : session, options: options,
+                                    cameraConsent: a.flag("--camera-consent") || unattended,
+                                    interactive: renderer == .curses)
+
+        // Look and texts.
+        let theme: Theme
+        do { theme = try ThemeLoader.load(ThemeChoice(argument: a.value("--theme") ?? "auto"), environment: env) } catch let e as ThemeError {
+            if case .unreadable = e { throw AppError.inputMissing(path: a.value("--theme") ?? "") }
+            throw AppError.badData("\(e)")
+        }
+        var layout = Layout()
+        if let path = a.value("--layout") {
+            guard access(path, R_OK) == 0 else { throw AppError.inputMissing(path: path) }
+            do { layout = Layout(overrides: try LayoutOverrides.load(path: path)) } catch {
+                throw AppError.badData("\(error)")
+            }
+        }
+        let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"))
+        for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputMissing(path: dir) }
+
+        // Source: the spec, or the first V4L2 camera.
+        let spec: String
+        if let s = a.value("--source") {
+            spec = s
+        } else if let cam = V4L2Devices.firstCaptureDevice() {
+            spec = cam
+        } else {
+            throw AppError.noCamera
+        }
+        guard let kind = FrameSources.kind(of: spec) else {
+            throw AppError.invalidValue(option: "--source", value: spec,
+                                        expects: "/dev/videoN, a .avi, .mjpeg or .y4m file, - or demo")
+        }
+        if kind == .avi || kind == .mjpegStream || kind == .y4m, spec != "-", access(spec, R_OK) != 0 {
+            throw AppError.inputMissing(path: spec)
+        }
+        let pace = a.value("--pace").flatMap(PaceMode.init(rawValue:))
+            ?? PaceMode.defaultMode(for: kind, interactive: renderer == .curses)
+        let timeoutMs = a.value("--timeout").flatMap(Double.init).map { Int(($0 * 1000).rounded()) }
+
+        return CaptureSetup(settings: settings, guidance: guidance, sourceSpec: spec, sourceKind: kind, pace: pace,
+                            loop: a.flag("--loop"), timeoutMs: timeoutMs, renderer: renderer, keys: keys,
+                            theme: theme, layout: layout, strings: strings, outputRequested: a.value("--output"),
+                            eventsPath: a.value("--events"), analysisLogPath: a.value("--analysis-log"),
+                            qualities: session.effectiveQualities, targetResolution: target,
+                            environment: env, console: console, unattended: unattended)
+    }
+}
+
+extension SessionConfig {
+    /// The same session with the screens that need a person removed (instructions, Start button).
+    var unattended: SessionConfig {
+        var s = self
+        s.uiConfig.showInstructions = false
+        s.uiConfig.showVideoCaptureButton = false
+        return s
+    }
+}
+
+extension OvalGeometry {
+    /// The drawn oval of `oval` (the guidance rules' value) as fractions of a `width`×`height` frame.
+    init(_ oval: FaceOval, frameWidth: Int, frameHeight: Int) {
+        let e = oval.ellipse(width: Double(max(1, frameWidth)), height: Double(max(1, frameHeight)))
+        self.init(centerX: oval.centerX, centerY: oval.centerY,
+                  semiAxisX: e.rx / Double(max(1, frameWidth)), semiAxisY: e.ry / Double(max(1, frameHeight)))
+    }
+}

@@ -1,0 +1,597 @@
+import Camera
+import CaptureFlow
+import FaceAnalysis
+import Foundation
+import Localization
+import Media
+import Synchronization
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The runtime loop of DESIGN.md: it owns all I/O. Each turn it reads keys (terminal and
+/// `--keys` script), reads a frame from the source, analyses and judges it, feeds the state
+/// machine, carries out the machine's effects (recording, frame collection, events, result), and
+/// draws. Time comes from a `MediaClock`: the system clock with `--pace realtime`, a virtual
+/// clock driven by frame timestamps with `--pace fast` (so headless runs are deterministic).
+///
+/// Recording: while the machine is in its recording phase every frame read from the source goes
+/// into the video (not only analysed ones), so a realtime capture whose analysis drops stale
+/// frames still records at the source's frame rate. Collected stills follow the machine's
+/// `collectFrame` decisions (CaptureOptions rule, one place).
+///
+/// Nothing is left half-written: the video is written under a temporary name and renamed on
+/// success; on cancel, failure or timeout it is removed with any collected frames, and an output
+/// folder this run created is removed when it is left empty.
+public final class CaptureRuntime {
+    let setup: CaptureSetup
+    var machine: CaptureStateMachine
+    let clock: MediaClock
+    let fastClock: ManualClock?
+    let pacer: Pacer
+    var backend: TerminalBackend = NullBackend()
+    var folder: OutputFolder?
+    var folderCreated = false
+
+    // Analysis.
+    var detector: DlibHOGDetector?
+    var analyzer: FaceAnalyzer?
+    var worker: AsyncFaceAnalyzer?
+    var guidance: Guidance
+    let modelState = ModelLoadState()
+    var modelAnnounced = false
+
+    // Source.
+    var source: FrameSource?
+    var sourceBaseMs = 0
+    var firstFrameTs: Int?
+    var lastFrame: VideoFrame?
+    var recentFrames: [VideoFrame] = []
+    var lastAnalysis: FrameAnalysis?
+    var preview: PreviewImage?
+
+    // Recording.
+    var writer: MJPEGAVIWriter?
+    var collector: FrameCollector?
+    var recorded: [RecordedFrame] = []
+    var summary: MJPEGAVIWriter.Summary?
+
+    // Logs and script.
+    var eventLog: EventLog?
+    var analysisLog: LineSink?
+    var player: KeyScriptPlayer?
+
+    // Ending.
+    var exitCode: ExitCode?
+    /// A specific error that decides the exit code and message (else the machine's exit).
+    var failure: AppError?
+    var needsRedraw = true
+    var lastDrawMs = Int.min
+
+    /// One recorded frame's measurements, for result.json.
+    struct RecordedFrame {
+        var index: Int
+        var timestampMs: Int
+        var analysis: FrameAnalysis?
+    }
+
+    public init(setup: CaptureSetup) {
+        self.setup = setup
+        machine = CaptureStateMachine(settings: setup.settings)
+        guidance = Guidance(config: setup.guidance)
+        if setup.pace == .fast {
+            let c = ManualClock(startMs: 0)
+            fastClock = c
+            clock = c
+        } else {
+            fastClock = nil
+            clock = SystemClock()
+        }
+        pacer = Pacer(mode: setup.pace, clock: clock)
+        if let steps = setup.keys { player = KeyScriptPlayer(steps: steps) }
+    }
+
+    /// Runs the capture to its end.
+    /// - Returns: the exit code (0 recorded, 130 cancelled, …).
+    /// - Throws: `AppError` for what fails before the screen starts (output folder 73, logs).
+    public func run() throws -> ExitCode {
+        try prepareOutput()
+        defer { cleanUp() }
+        try openLogs()
+        try startBackend()
+        CaptureRuntime.installInterruptHandlers()
+        defer { CaptureRuntime.removeInterruptHandlers() }
+        let startMs = clock.nowMs()
+
+        perform(machine.handle(.started))
+        while exitCode == nil {
+            if CaptureRuntime.interrupted.load(ordering: .relaxed) != 0 {
+                perform(machine.handle(.keyPressed(.interrupt)))
+                if exitCode == nil { exitCode = .cancelled }
+                break
+            }
+            pollModel()
+            readTerminal()
+            playScript()
+            let progressed = try stepSource()
+            if !progressed { idle() }
+            perform(machine.handle(.tick(nowMs: clock.nowMs())))
+            if let t = setup.timeoutMs, exitCode == nil, clock.nowMs() - startMs >= t {
+                failure = .timedOut("timed out after \(formatSeconds(t)) s")
+                perform(machine.handle(.timeout))
+                if exitCode == nil { exitCode = .timedOut }
+            }
+            draw()
+        }
+        backend.end()
+        let code = exitCode ?? .ok
+        if code != .ok, let f = failure {
+            setup.console.err(ErrorReport.message(for: f) + "\n")
+            return ErrorReport.exitCode(for: f)
+        }
+        if code == .cancelled { setup.console.err(ErrorReport.message(for: .cancelled) + "\n") }
+        if code == .ok, let s = summary, let folder {
+            setup.console.err("selfie-capture: recorded \(s.frameCount) frames (\(s.durationMs) ms) to \(folder.path)\n")
+        }
+        return code
+    }
+
+    // MARK: setup and teardown
+
+    func prepareOutput() throws {
+        let existed = setup.outputRequested.map { access($0, F_OK) == 0 } ?? false
+        do {
+            folder = try OutputFolder.prepare(requested: setup.outputRequested)
+        } catch {
+            throw AppError.media(error) ?? AppError.cannotCreateOutput(path: setup.outputRequested ?? ".", reason: "\(error)")
+        }
+        folderCreated = !existed
+    }
+
+    func openLogs() throws {
+        if let p = setup.eventsPath {
+            do { eventLog = try EventLog(path: p) } catch {
+                throw AppError.cannotCreateOutput(path: p, reason: String(cString: strerror(errno)))
+            }
+        }
+        if let p = setup.analysisLogPath {
+            analysisLog = p == "-" ? LineSink(console: setup.console) : try LineSink(path: p)
+        }
+    }
+
+    func startBackend() throws {
+        switch setup.renderer {
+        case .null:
+            backend = NullBackend()
+        case .plain:
+            let console = setup.console
+            backend = PlainBackend { console.out($0) }
+        case .curses:
+            do { backend = try CursesBackend(environment: setup.environment) } catch {
+                throw AppError.cameraUnavailable("cannot start the terminal screen (TERM=\(setup.environment["TERM"] ?? "")): \(error); try --renderer plain")
+            }
+        }
+    }
+
+    func cleanUp() {
+        backend.end()
+        worker?.stop()
+        worker = nil
+        if exitCode != .ok || summary == nil { discardRecording() }
+        source?.close()
+        source = nil
+        eventLog?.close()
+        analysisLog?.close()
+        if let folder, folderCreated, exitCode != .ok,
+           let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path), entries.isEmpty {
+            rmdir(folder.path)
+        }
+    }
+
+    /// Removes the partial video and any frames collected during the attempt.
+    func discardRecording() {
+        writer?.abort()
+        writer = nil
+        if let collector, let folder {
+            for c in collector.collected { unlink(folder.file(c.relativePath)) }
+            rmdir(folder.file("frames"))
+        }
+        collector = nil
+        recorded = []
+    }
+
+    // MARK: loop steps
+
+    func pollModel() {
+        guard !modelAnnounced else { return }
+        switch modelState.value {
+        case .loading: return
+        case .loaded(let model, _):
+            modelAnnounced = true
+            if let worker, let analyzer {
+                let box = UncheckedBox(analyzer)
+                worker.runOnAnalysisThread { box.value.landmarks = model }
+            } else {
+                analyzer?.landmarks = model
+            }
+            perform(machine.handle(.modelLoaded))
+        case .failed(let message):
+            modelAnnounced = true
+            failure = .inputMissing(path: "\(DlibShapePredictor.defaultModelPath) (\(message); install libdlib-data)")
+            exitCode = .noInput
+        case .idle:
+            return
+        }
+    }
+
+    func readTerminal() {
+        guard backend.inputFD != nil else { return }
+        while let input = backend.readInput(timeoutMs: 0) {
+            switch input {
+            case .key(let k): perform(machine.handle(.keyPressed(k)))
+            case .resized: perform(machine.handle(.terminalResized)); needsRedraw = true
+            }
+            if exitCode != nil { return }
+        }
+    }
+
+    func playScript() {
+        guard player != nil else { return }
+        let keys = player!.poll(nowMs: clock.nowMs())
+        for k in keys {
+            perform(machine.handle(.keyPressed(k)))
+            if exitCode != nil { return }
+        }
+    }
+
+    /// Reads and processes one frame when the capture screen has an open source.
+    /// - Returns: whether anything progressed.
+    func stepSource() throws -> Bool {
+        guard exitCode == nil, let src = source, machine.screen == .capture else { return false }
+        let frame: VideoFrame
+        do {
+            guard let f = try src.nextFrame() else {
+                failure = AppError.media(MediaError.sourceEnded(setup.sourceSpec))
+                perform(machine.handle(.sourceEnded))
+                if exitCode == nil && !setup.settings.interactive { exitCode = .timedOut }
+                closeSource()
+                return true
+            }
+            frame = f
+        } catch {
+            let e = AppError.media(error) ?? .cameraUnavailable("\(error)")
+            failure = e
+            perform(machine.handle(.cameraFailed(reason: ErrorReport.message(for: e))))
+            if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
+            closeSource()
+            return true
+        }
+        if let fast = fastClock {
+            let first = firstFrameTs ?? frame.timestampMs
+            let target = sourceBaseMs + frame.timestampMs - first
+            if target > fast.nowMs() { fast.advance(ms: target - fast.nowMs()) }
+        } else {
+            pacer.release(timestampMs: frame.timestampMs)
+        }
+        let isFirst = firstFrameTs == nil
+        if isFirst { firstFrameTs = frame.timestampMs }
+        // The machine's clock reaches this frame's time before the frame is judged, so its
+        // events carry the frame's t_ms.
+        perform(machine.handle(.tick(nowMs: clock.nowMs())))
+        guard exitCode == nil, machine.screen == .capture else { return true }
+        lastFrame = frame
+        recentFrames.append(frame)
+        if recentFrames.count > 8 { recentFrames.removeFirst() }
+        preview = PreviewImage(width: frame.width, height: frame.height, rgb: frame.rgb.pixels)
+        needsRedraw = true
+        if isFirst { perform(machine.handle(.cameraFirstFrame)) }
+
+        if let worker {
+            worker.submit(AnalysisJob(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs))
+            for r in worker.takeResults() {
+                if case .success(let a) = r { judge(a) }
+            }
+        } else if let analyzer {
+            if let a = try? analyzer.analyze(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs) {
+                judge(a)
+            }
+        }
+        if machine.isRecording, let w = writer {
+            do {
+                try w.append(frame)
+                recorded.append(RecordedFrame(index: frame.index, timestampMs: frame.timestampMs,
+                                              analysis: lastAnalysis?.frameIndex == frame.index ? lastAnalysis : nil))
+            } catch {
+                fail(with: AppError.media(error) ?? .cannotCreateOutput(path: w.path, reason: "\(error)"))
+            }
+        }
+        return true
+    }
+
+    func judge(_ a: FrameAnalysis) {
+        lastAnalysis = a
+        let g = guidance.judge(a)
+        if let log = analysisLog { try? log.write(AnalysisLog.jsonLine(a, g) + "\n") }
+        perform(machine.handle(.frameGuided(g)))
+    }
+
+    /// Nothing to read: wait a little for keys (without spinning), and let virtual time follow
+    /// a script's `wait` or a stalled source.
+    func idle() {
+        if let fast = fastClock {
+            if let deadline = player?.deadlineMs, deadline > fast.nowMs(), modelAnnounced || machine.screen != .loading {
+                fast.advance(ms: deadline - fast.nowMs())
+                return
+            }
+            if backend.inputFD != nil { _ = pollInput(ms: 5) } else { usleep(2000) }
+            if machine.screen == .capture || modelAnnounced { fast.advance(ms: 5) }
+            return
+        }
+        _ = pollInput(ms: 10)
+    }
+
+    func pollInput(ms: Int) -> Bool {
+        guard let fd = backend.inputFD else { usleep(useconds_t(ms * 1000)); return false }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, Int32(ms)) > 0
+    }
+
+    func draw() {
+        guard setup.renderer != .null || setup.pace == .realtime else { return }
+        let now = clock.nowMs()
+        guard needsRedraw, now - lastDrawMs >= 33 || machine.screen != .capture else { return }
+        needsRedraw = false
+        lastDrawMs = now
+        let oval = OvalGeometry(setup.guidance.oval, frameWidth: lastFrame?.width ?? 640, frameHeight: lastFrame?.height ?? 480)
+        let view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, oval: oval,
+                                   loading: LoadingViewState(stage: machine.loadingStage),
+                                   result: resultView())
+        let context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
+        backend.draw(Screens.render(view, context: context))
+    }
+
+    func resultView() -> ResultViewState? {
+        guard let s = summary, let folder else { return nil }
+        var paths = [s.path]
+        if let c = collector, !c.collected.isEmpty { paths.append(folder.file("frames")) }
+        paths.append(folder.file("result.json"))
+        return ResultViewState(savedPaths: paths, durationSeconds: Double(s.durationMs) / 1000,
+                               frameCount: s.frameCount, collectedCount: collector?.collected.count ?? 0)
+    }
+
+    // MARK: effects
+
+    func perform(_ effects: [Effect]) {
+        for e in effects {
+            switch e {
+            case .showScreen:
+                needsRedraw = true
+            case .emit(let event):
+                eventLog?.write(event)
+                player?.observe(event.name)
+            case .loadModel:
+                startAnalysis()
+            case .requestPermission:
+                openSource(afterPermission: true)
+            case .openCamera:
+                openSource(afterPermission: false)
+            case .closeCamera:
+                closeSource()
+            case .startRecording:
+                startRecording()
+            case .recordFrame:
+                break   // every frame read while recording is written (see the type's doc)
+            case .collectFrame(let index):
+                collect(frameIndex: index)
+            case .stopRecording:
+                finishRecording()
+            case .abortRecording:
+                discardRecording()
+            case .writeResult:
+                writeResult()
+            case .redraw:
+                needsRedraw = true
+            case .exit(let code):
+                if exitCode == nil { exitCode = ExitCode(flow: code) }
+            }
+        }
+    }
+
+    func fail(with error: AppError) {
+        failure = error
+        perform(machine.handle(.cameraFailed(reason: ErrorReport.message(for: error))))
+        if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: error) }
+    }
+
+    func startAnalysis() {
+        do {
+            let d = try DlibHOGDetector()
+            detector = d
+            let a = FaceAnalyzer(detector: d, landmarks: nil)
+            analyzer = a
+            if setup.pace == .realtime {
+                let box = UncheckedBox(a)   // used only on the analysis thread from here on
+                worker = AsyncFaceAnalyzer(work: { job in
+                    try box.value.analyze(gray: job.gray, frameIndex: job.frameIndex, timestampMs: job.timestampMs)
+                })
+            }
+        } catch {
+            failure = .cameraUnavailable("face detector: \(error)")
+            exitCode = .unavailable
+            return
+        }
+        modelState.set(.loading)
+        let state = modelState
+        LandmarkModelLoader.loadInBackground { progress in
+            switch progress {
+            case .started: break
+            case .loaded(let model, let ms): state.set(.loaded(model, ms: ms))
+            case .failed(let e, _): state.set(.failed("\(e)"))
+            }
+        }
+        if setup.pace == .fast {
+            // Deterministic runs wait for the model here rather than racing it.
+            while case .loading = modelState.value { usleep(5000) }
+        }
+    }
+
+    func openSource(afterPermission: Bool) {
+        do {
+            let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.loop,
+                                        camera: CameraOptions(qualities: setup.qualities, targetResolution: setup.targetResolution))
+            source = try FrameSources.open(spec: setup.sourceSpec, options: options)
+            sourceBaseMs = clock.nowMs()
+            firstFrameTs = nil
+            pacer.reset()
+            perform(machine.handle(afterPermission ? .permissionGranted : .cameraOpened))
+        } catch {
+            let e = AppError.media(error) ?? .cameraUnavailable("\(error)")
+            if case .cameraPermissionDenied(let path) = e {
+                failure = e
+                perform(machine.handle(.permissionDenied(devicePath: path)))
+                if !setup.settings.interactive && exitCode == nil { exitCode = .permissionDenied }
+                return
+            }
+            failure = e
+            perform(machine.handle(.cameraFailed(reason: ErrorReport.message(for: e))))
+            if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
+        }
+    }
+
+    func closeSource() {
+        source?.close()
+        source = nil
+        analyzer?.reset()
+        guidance.reset()
+        preview = nil
+    }
+
+    func startRecording() {
+        guard let folder, let frame = lastFrame else { return }
+        discardRecording()
+        do {
+            let fps = source?.info.fps ?? 30
+            writer = try folder.startRecording(width: frame.width, height: frame.height, fps: fps > 0 ? fps : 30)
+            let o = setup.settings.options
+            // The machine decides which frames are collected (CaptureOptions.collects); the
+            // collector only saves what it is offered.
+            collector = FrameCollector(options: FrameCollectionOptions(numberOfFramesBeforeCapture: 0, frameInterval: 1,
+                                                                        numberOfFrameToCollect: o.numberOfFrameToCollect,
+                                                                        payloadOptimization: o.payloadOptimization),
+                                       folder: folder)
+        } catch {
+            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.path, reason: "\(error)"))
+        }
+    }
+
+    func collect(frameIndex: Int) {
+        guard let collector, let frame = recentFrames.last(where: { $0.index == frameIndex }) ?? lastFrame else { return }
+        let box = lastAnalysis?.faces.first.map { PixelRect(x: $0.box.x, y: $0.box.y, width: $0.box.w, height: $0.box.h) }
+        do { try collector.offer(frame, faceBox: box) } catch {
+            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder?.path ?? ".", reason: "\(error)"))
+        }
+    }
+
+    func finishRecording() {
+        guard let w = writer else { return }
+        do {
+            summary = try w.finalize()
+            writer = nil
+        } catch {
+            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: w.path, reason: "\(error)"))
+        }
+    }
+
+    func writeResult() {
+        guard let folder, let s = summary else { return }
+        let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
+                                     recorded: recorded, setup: setup)
+        do { _ = try folder.write(Array(json.utf8), to: "result.json") } catch {
+            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file("result.json"), reason: "\(error)"))
+        }
+    }
+
+    func formatSeconds(_ ms: Int) -> String {
+        ms % 1000 == 0 ? String(ms / 1000) : String(Double(ms) / 1000)
+    }
+
+    // MARK: signals
+
+    /// Set (to the signal number) by SIGINT/SIGTERM/SIGHUP; the loop ends the run cleanly.
+    static let interrupted = Atomic<Int32>(0)
+    nonisolated(unsafe) static var previousHandlers: [Int32: sighandler_t?] = [:]
+
+    /// First signal: set the flag (async-signal-safe atomic store). Second: the handler that was
+    /// there before (curses' restore-and-reraise), or the default action.
+    static func installInterruptHandlers() {
+        for s in [SIGINT, SIGTERM, SIGHUP] {
+            let old = signal(s) { sig in
+                if CaptureRuntime.interrupted.exchange(sig, ordering: .relaxed) != 0 {
+                    signal(sig, SIG_DFL)
+                    raise(sig)
+                }
+            }
+            previousHandlers[s] = old
+        }
+    }
+
+    static func removeInterruptHandlers() {
+        for (s, h) in previousHandlers { signal(s, h ?? SIG_DFL) }
+        previousHandlers = [:]
+    }
+}
+
+/// The landmark model's load, shared between the loader thread and the runtime loop.
+final class ModelLoadState: @unchecked Sendable {
+    enum Value {
+        case idle, loading
+        case loaded(DlibShapePredictor, ms: Int)
+        case failed(String)
+    }
+    private let lock = NSLock()
+    private var _value = Value.idle
+    var value: Value { lock.lock(); defer { lock.unlock() }; return _value }
+    func set(_ v: Value) { lock.lock(); _value = v; lock.unlock() }
+}
+
+extension ExitCode {
+    init(flow: FlowExit) {
+        switch flow {
+        case .recorded: self = .ok
+        case .cameraUnavailable: self = .unavailable
+        case .timedOut: self = .timedOut
+        case .cancelled: self = .cancelled
+        }
+    }
+}
+
+/// The demo face photo, found beside the built-in tables (see `Localizer.standard`).
+enum DemoPhoto {
+    static let relative = "Resources/demo/astronaut.png"
+
+    /// `$SELFIE_CAPTURE_DEMO_PHOTO`, else `Resources/demo/astronaut.png` under the project root
+    /// found from the executable's real path or the current folder, else Debian's python3-skimage copy.
+    static let load: @Sendable () throws -> Image = {
+        var candidates: [String] = []
+        if let p = ProcessInfo.processInfo.environment["SELFIE_CAPTURE_DEMO_PHOTO"] { candidates.append(p) }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            while dir.path != "/" {
+                candidates.append(dir.appendingPathComponent(relative).path)
+                dir.deleteLastPathComponent()
+            }
+        }
+        candidates.append(relative)
+        candidates.append("/usr/lib/python3/dist-packages/skimage/data/astronaut.png")
+        for path in candidates where access(path, R_OK) == 0 { return try ImageFile.loadRGB(path: path) }
+        throw MediaError.demoPhotoMissing
+    }
+}
+
+/// Hands a non-Sendable object to the one thread that uses it from then on.
+final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

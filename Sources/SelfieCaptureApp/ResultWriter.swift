@@ -1,0 +1,72 @@
+import CaptureFlow
+import Foundation
+import Media
+
+/// `result.json`: what was recorded and with which settings.
+///
+/// Shape: `{"videoFilePath", "durationMs", "frameCount", "fps", "width", "height",
+/// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?}],
+/// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
+/// "brightness", "sharpness", "eyesOpen"}], "settings": {...}, "source": {...}}`; boxes in raw
+/// (unmirrored) source pixels, angles in degrees, durations in milliseconds.
+enum ResultWriter {
+    static func json(summary s: MJPEGAVIWriter.Summary, folder: OutputFolder, collected: [FrameCollector.Collected],
+                     recorded: [CaptureRuntime.RecordedFrame], setup: CaptureSetup) -> String {
+        var root: [String: Any] = [
+            "videoFilePath": s.path,
+            "durationMs": s.durationMs,
+            "frameCount": s.frameCount,
+            "fps": s.fps,
+            "width": s.width,
+            "height": s.height,
+            "videoBytes": s.bytes,
+        ]
+        root["collectedFrames"] = collected.map { c -> [String: Any] in
+            var d: [String: Any] = ["path": folder.file(c.relativePath), "frameIndex": c.frameIndex,
+                                    "timestampMs": c.timestampMs, "bytes": c.bytes]
+            if let r = c.crop { d["crop"] = ["x": r.x, "y": r.y, "w": r.width, "h": r.height] }
+            return d
+        }
+        root["frames"] = recorded.map { r -> [String: Any] in
+            var d: [String: Any] = ["frameIndex": r.index, "timestampMs": r.timestampMs]
+            if let a = r.analysis {
+                d["faceCount"] = a.faces.count
+                if let f = a.faces.first {
+                    var face: [String: Any] = ["x": f.box.x, "y": f.box.y, "w": f.box.w, "h": f.box.h, "score": f.score]
+                    if let v = f.yaw { face["yaw"] = v }
+                    if let v = f.pitch { face["pitch"] = v }
+                    if let v = f.roll { face["roll"] = v }
+                    d["face"] = face
+                }
+                d["brightness"] = a.brightness
+                d["sharpness"] = a.sharpness
+                if let e = a.eyesOpen { d["eyesOpen"] = e }
+            }
+            return d
+        }
+        let st = setup.settings
+        root["settings"] = [
+            "preset": st.session.preset.rawValue,
+            "recordingDurationMs": st.session.effectiveRecordingDurationMs,
+            "qualities": st.session.effectiveQualities.map(\.rawValue),
+            "showInstructions": st.session.uiConfig.showInstructions,
+            "showVideoCaptureButton": st.session.uiConfig.showVideoCaptureButton,
+            "numberOfFramesBeforeCapture": st.options.numberOfFramesBeforeCapture,
+            "numberOfFrameToCollect": st.options.numberOfFrameToCollect,
+            "frameInterval": st.options.frameInterval,
+            "timeBeforeAutomaticCapture": st.options.timeBeforeAutomaticCapture,
+            "targetResolution": st.options.targetResolution.rawValue,
+            "captureConstraints": st.options.captureConstraints.rawValue,
+            "previewScaleType": st.options.previewScaleType.rawValue,
+            "payloadOptimization": st.options.payloadOptimization,
+            "mirror": setup.guidance.mirror,
+            "pace": setup.pace.rawValue,
+            "locale": setup.strings.locale,
+        ] as [String: Any]
+        root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
+        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]) else {
+            return "{}\n"
+        }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
