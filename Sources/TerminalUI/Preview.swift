@@ -31,9 +31,17 @@ public struct OvalGeometry: Sendable, Equatable {
     public init(centerX: Double, centerY: Double, semiAxisX: Double, semiAxisY: Double) {
         self.centerX = centerX; self.centerY = centerY; self.semiAxisX = semiAxisX; self.semiAxisY = semiAxisY
     }
-    /// Centre (0.5, 0.5), semi-axes 0.27 of the width and 0.36 of the height (UI default until
-    /// the integrator points it at the guidance rules' value).
+    /// Centre (0.5, 0.5), semi-axes 0.27 of the width and 0.36 of the height: the UI's fallback
+    /// when no frame size is known. With a frame, use `init(_:frameWidth:frameHeight:)`.
     public static let standard = OvalGeometry(centerX: 0.5, centerY: 0.5, semiAxisX: 0.27, semiAxisY: 0.36)
+
+    /// The drawn ellipse of the shared `FaceOval` (the guidance rules' value) for a
+    /// `frameWidth × frameHeight` frame, as fractions of that frame.
+    public init(_ oval: FaceOval, frameWidth: Int, frameHeight: Int) {
+        let w = Double(max(1, frameWidth)), h = Double(max(1, frameHeight))
+        let e = oval.ellipse(width: w, height: h)
+        self.init(centerX: e.cx / w, centerY: e.cy / h, semiAxisX: e.rx / w, semiAxisY: e.ry / h)
+    }
 }
 
 /// How many colours the backend can show (bug reports IMG-06/07/08).
@@ -106,12 +114,11 @@ public struct PreviewRenderer: Sendable {
         let pix = image?.rgb ?? []
         let hasPixels = pix.count >= iw * ih * 3
 
-        // Oval in grid coordinates, normalised to the visible part of the frame (the whole
-        // preview with `fill`, the letterboxed image with `fit`).
-        let visX0 = max(0, ox), visY0 = max(0, oy)
-        let visW = min(Double(gw), ox + dispW) - visX0, visH = min(Double(gh), oy + dispH) - visY0
-        let ocx = visX0 + oval.centerX * visW, ocy = visY0 + oval.centerY * visH
-        let oax = max(0.5, oval.semiAxisX * visW), oay = max(0.5, oval.semiAxisY * visH)
+        // Oval in grid coordinates: normalised to the whole frame and mapped with the frame's own
+        // fit/fill transform, so it stays on the same image pixels the guidance rules judge
+        // (CaptureFlow.FaceOval). Before the first frame the preview area stands for the frame.
+        let ocx = ox + oval.centerX * dispW, ocy = oy + oval.centerY * dispH
+        let oax = max(0.5, oval.semiAxisX * dispW), oay = max(0.5, oval.semiAxisY * dispH)
         @inline(__always) func inside(_ x: Int, _ y: Int) -> Bool {
             let dx = (Double(x) + 0.5 - ocx) / oax, dy = (Double(y) + 0.5 - ocy) / oay
             return dx * dx + dy * dy <= 1

@@ -40,8 +40,13 @@ public struct CaptureViewState: Sendable, Equatable {
         self.recordingDurationMs = recordingDurationMs; self.inputsToTheRight = inputsToTheRight
     }
 
-    /// The view of `machine`'s capture screen with `image` as the latest frame.
-    public init(machine m: CaptureStateMachine, image: PreviewImage?, mirrored: Bool = true, oval: OvalGeometry = .standard) {
+    /// The view of `machine`'s capture screen with `image` as the latest frame. The oval is the
+    /// shared `FaceOval` (default `.standard`, the guidance rules' value) for the image's size,
+    /// or `OvalGeometry.standard` before the first frame.
+    /// `oval`, when given, is used as is (already converted for the frame).
+    public init(machine m: CaptureStateMachine, image: PreviewImage?, mirrored: Bool = true, oval: OvalGeometry? = nil,
+                faceOval: FaceOval = .standard) {
+        let oval = oval ?? image.map { OvalGeometry(faceOval, frameWidth: $0.width, frameHeight: $0.height) } ?? .standard
         self.init(image: image, mirrored: mirrored, scaleType: m.settings.options.previewScaleType, oval: oval,
                   phase: m.phase, hint: m.guidance?.hint, isValid: m.guidance?.isValid,
                   countdownRemaining: m.countdownRemaining, progress: m.recordingProgress, restartReason: m.restartReason,
@@ -262,11 +267,7 @@ public enum Screens {
             hintText = c.strings.text("selfie_capture_recording")
         }
         if let h = hintText {
-            let st = theme.style(.title, fg: s.isValid == false ? theme.secondary : theme.text)
-            let t = DisplayWidth.truncate(" " + h + " ", to: frames.hint.width)
-            canvas.fill(CellRect(x: frames.hint.x + (frames.hint.width - DisplayWidth.of(t)) / 2, y: frames.hint.y,
-                                 width: DisplayWidth.of(t), height: 1), style: st)
-            canvas.putCentered(t, in: frames.hint, y: frames.hint.y, style: st)
+            Widgets.hintLine(&canvas, h, rect: frames.hint, style: theme.style(.title, fg: s.isValid == false ? theme.secondary : theme.text))
         }
         if s.phase == .recording || s.phase == .finished {
             let w = min(frames.status.width, 50)
@@ -338,17 +339,18 @@ extension ScreenView {
     /// The view for the machine's current screen.
     /// - Parameters:
     ///   - image: the latest camera frame as RGB (nil before the first frame).
+    ///   - oval: the drawn oval already converted for the frame; nil = `faceOval` for the image's size.
     ///   - loading: the loading view's state (`TerminalLoadingView.state`); default from the machine's stage.
     ///   - result: what the runtime saved (paths, counts); required for a meaningful result screen.
     public static func from(_ m: CaptureStateMachine, image: PreviewImage?, mirrored: Bool = true,
-                            oval: OvalGeometry = .standard, loading: LoadingViewState? = nil,
+                            oval: OvalGeometry? = nil, faceOval: FaceOval = .standard, loading: LoadingViewState? = nil,
                             result: ResultViewState? = nil) -> ScreenView {
         switch m.screen {
         case .loading: return .loading(loading ?? LoadingViewState(stage: m.loadingStage))
         case .instructions: return .instructions
         case .cameraPermission: return .cameraPermission(pending: m.permissionRequestPending)
         case .cameraPermissionDenied: return .cameraPermissionDenied(devicePath: m.deniedDevicePath ?? "/dev/video0")
-        case .capture: return .capture(CaptureViewState(machine: m, image: image, mirrored: mirrored, oval: oval))
+        case .capture: return .capture(CaptureViewState(machine: m, image: image, mirrored: mirrored, oval: oval, faceOval: faceOval))
         case .result:
             return .result(result ?? ResultViewState(savedPaths: [], durationSeconds: Double(m.recordingDurationMs) / 1000,
                                                      frameCount: m.recordedFrameCount, collectedCount: m.collectedFrameCount))

@@ -17,6 +17,14 @@ public enum Widgets {
         canvas.put(label, x: x, y: rect.y, style: theme.style(.body), maxX: rect.maxX)
     }
 
+    /// The hint: one line centred in `rect`'s first row with a one-space margin painted in
+    /// `style` (so it stays readable when drawn over the preview), truncated with `…`.
+    public static func hintLine(_ canvas: inout Canvas, _ text: String, rect: CellRect, style: Style) {
+        let t = DisplayWidth.truncate(" " + text + " ", to: rect.width)
+        canvas.fill(CellRect(x: rect.x + (rect.width - DisplayWidth.of(t)) / 2, y: rect.y, width: DisplayWidth.of(t), height: 1), style: style)
+        canvas.putCentered(t, in: rect, y: rect.y, style: style)
+    }
+
     /// A button `[ label ]` centred in `rect`'s row `y`.
     public static func button(_ canvas: inout Canvas, label: String, rect: CellRect, y: Int, theme: Theme) {
         let inner = DisplayWidth.truncate(label, to: max(1, rect.width - 4))

@@ -16,6 +16,24 @@ struct KeyStrings: Localizing {
 
 let args = CommandLine.arguments
 
+// `bench-ui --show`: draw a capture screen with a synthetic frame on this terminal until a key
+// (q/Esc) is pressed; for eyeballing the real terminal output (e.g. in tmux).
+if args.count == 2, args[1] == "--show" {
+    let backend = try CursesBackend(environment: ProcessInfo.processInfo.environment)
+    var k = 0
+    loop: while true {
+        let ctx = RenderContext(backend: backend, strings: KeyStrings(), theme: .dark)
+        backend.draw(Screens.render(.capture(CaptureViewState(image: cameraFrame(k), phase: .countdown, hint: .holdStill,
+                                                              isValid: true, countdownRemaining: 3)), context: ctx))
+        switch backend.readInput(timeoutMs: 100) {
+        case .key(.character("q"))?, .key(.escape)?, .key(.interrupt)?: break loop
+        default: k += 1
+        }
+    }
+    backend.end()
+    exit(0)
+}
+
 // `bench-ui --signal-check SIGNAL`: draw once with curses on stdout, then raise SIGNAL; the
 // terminal must come back restored (Tests/TerminalUITests: signal restore test).
 if args.count == 3, args[1] == "--signal-check", let sig = Int32(args[2]) {

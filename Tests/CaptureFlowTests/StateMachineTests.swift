@@ -380,6 +380,49 @@ struct Driver {
         #expect(d.send(.timeout).isEmpty)
     }
 
+    @Test func consentAndHiddenInstructionsOpenTheCameraAfterLoading() {
+        var d = Driver(FlowSettings(session: SessionConfig(uiConfig: UiConfig(showInstructions: false)), cameraConsent: true))
+        d.send(.started)
+        #expect(d.send(.modelLoaded) == [.showScreen(.loading), .openCamera])
+        #expect(d.m.loadingStage == .camera)
+    }
+
+    @Test func resultIgnoresBackAndLeavesWithQ() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.toPositioning(); d.frame(1); d.advance(to: 1000)
+        #expect(d.m.screen == .result)
+        #expect(d.key(.escape).isEmpty)
+        #expect(d.key(.character("s")).isEmpty)
+        #expect(d.key(.character("q")) == [.exit(.recorded)])
+    }
+
+    @Test func sourceEndedInteractiveWaitsForAKeyThenExits75() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        #expect(Driver.actions(d.send(.sourceEnded)) == [.showScreen(.failed)])
+        #expect(d.m.failure == .sourceEnded)
+        #expect(d.key(.escape) == [.exit(.timedOut)])
+    }
+
+    @Test func aJudgedFrameBeforeFirstFrameEventAlsoMakesTheCameraReady() {
+        var d = Driver(FlowSettings(session: SessionConfig(uiConfig: UiConfig(showVideoCaptureButton: false)), cameraConsent: true))
+        d.send(.started); d.send(.modelLoaded); d.key(.enter); d.send(.cameraOpened)
+        let out = d.frame(0, valid: false, still: false, hint: .noFace)
+        #expect(Driver.names(out) == [.cameraReady, .videoCaptureStarted, .faceValidating])
+    }
+
+    @Test func strayEventsAreIgnored() {
+        var d = Driver()
+        d.send(.started); d.send(.modelLoaded)
+        #expect(d.send(.permissionGranted).isEmpty, "not on a permission screen")
+        #expect(d.send(.cameraOpened).isEmpty, "no camera was being opened")
+        #expect(d.send(.modelLoaded).isEmpty, "already loaded")
+        #expect(d.send(.cameraFirstFrame).isEmpty)
+        #expect(d.frame(3).isEmpty)
+        #expect(d.key(.character("x")).isEmpty)
+        #expect(d.m.screen == .instructions)
+    }
+
     @Test func resizeRedraws() {
         var d = Driver()
         #expect(d.send(.terminalResized) == [.redraw])

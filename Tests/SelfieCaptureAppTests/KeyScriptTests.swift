@@ -132,15 +132,16 @@ import CaptureFlow
 /// every 100 ms, and the event log. Checks the DESIGN.md event order.
 @Suite struct ScriptedFlowTests {
     @Test func scriptedCaptureEmitsTheDocumentedEventsInOrder() throws {
-        var machine = CaptureStateMachine(settings: FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 1), interactive: false))
-        var player = KeyScriptPlayer(steps: try KeyScript.parse("wait-for instructionsShown; enter; wait-for cameraPermissionShown; enter; wait-for cameraReady; s"))
         var log: [String] = []
         let writer = EventLog { log.append($0) }
+        var driver = FlowDriver(
+            machine: CaptureStateMachine(settings: FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 1), interactive: false)),
+            keys: try KeyScript.parse("wait-for instructionsShown; enter; wait-for cameraPermissionShown; enter; wait-for cameraReady; s"),
+            log: writer)
         var cameraOpen = false, exitCode: FlowExit?
         var pending: [Event] = [.started]
         var frame = 0
         for now in stride(from: 0, through: 6000, by: 100) where exitCode == nil {
-            pending.insert(.tick(nowMs: now), at: 0)
             if now == 200 { pending.append(.modelLoaded) }
             if cameraOpen {
                 if frame == 0 { pending.append(.cameraFirstFrame) }
@@ -151,17 +152,16 @@ import CaptureFlow
                                                            isValid: valid, isStill: valid)))
                 frame += 1
             }
-            while !pending.isEmpty {
-                let e = pending.removeFirst()
-                for effect in machine.handle(e) {
-                    switch effect {
-                    case .emit(let ev): writer.write(ev); player.observe(ev.name)
-                    case .requestPermission: pending.append(.permissionGranted); cameraOpen = true
-                    case .exit(let code): exitCode = code
-                    default: break
-                    }
+            var effects = driver.step(nowMs: now, events: pending)
+            pending = []
+            // Answers to effects arrive in the same turn (a fake camera that opens at once).
+            while !effects.isEmpty {
+                let e = effects.removeFirst()
+                switch e {
+                case .requestPermission: cameraOpen = true; effects += driver.step(nowMs: now, events: [.permissionGranted])
+                case .exit(let code): exitCode = code
+                default: break
                 }
-                if pending.isEmpty { pending += player.poll(nowMs: now).map { .keyPressed($0) } }
             }
         }
         #expect(exitCode == .recorded)

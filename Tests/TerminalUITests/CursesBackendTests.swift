@@ -187,6 +187,24 @@ final class PtyReader: @unchecked Sendable {
         }
     }
 
+    /// An 8-colour terminal with 64 pairs (TERM=xterm, TUI-14): more colour combinations than
+    /// pairs restart the cache and still draw every cell; nothing traps, the text arrives.
+    @Test func smallPairTableDegrades() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm"], quietStderr: false)
+            #expect(backend.colorMode == .ansi16 && backend.terminfoPairs == 64)
+            let ctx = RenderContext(backend: backend, strings: ProjectStrings.en, theme: .dark)
+            let img = PreviewImage(width: 64, height: 48, rgb: (0..<(64 * 48 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+            for phase in [CapturePhase.ready, .positioning, .recording] {
+                backend.draw(Screens.render(.capture(CaptureViewState(image: img, phase: phase, hint: .moveUp, isValid: false, progress: 0.5)), context: ctx))
+            }
+            backend.end()
+            let out = String(decoding: reader.take(), as: UTF8.self)
+            #expect(out.contains("Recording"), "the last frame's text arrived")
+        }
+    }
+
     @Test func directColourTerminal() throws {
         try withPty(cols: 80, rows: 24) { slave, reader in
             let backend = try CursesBackend(term: "xterm-direct", outputFD: slave, inputFD: slave,

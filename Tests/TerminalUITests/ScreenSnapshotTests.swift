@@ -23,17 +23,18 @@ enum Fixture {
 
     static func screens() -> [(String, ScreenView)] {
         let img = quadrantImage()
+        let oval = OvalGeometry(FaceOval.standard, frameWidth: img.width, frameHeight: img.height)
         return [
             ("loading", .loading(LoadingViewState(stage: .model, progress: 0.4))),
             ("instructions", .instructions),
             ("permission", .cameraPermission(pending: false)),
             ("permission-denied", .cameraPermissionDenied(devicePath: "/dev/video0")),
-            ("capture-ready", .capture(CaptureViewState(image: img, phase: .ready))),
-            ("capture-positioning", .capture(CaptureViewState(image: img, phase: .positioning, hint: .moveLeft, isValid: false,
+            ("capture-ready", .capture(CaptureViewState(image: img, oval: oval, phase: .ready))),
+            ("capture-positioning", .capture(CaptureViewState(image: img, oval: oval, phase: .positioning, hint: .moveLeft, isValid: false,
                                                              restartReason: .holdStill))),
-            ("capture-countdown", .capture(CaptureViewState(image: img, scaleType: .fit, phase: .countdown, hint: .holdStill,
+            ("capture-countdown", .capture(CaptureViewState(image: img, scaleType: .fit, oval: oval, phase: .countdown, hint: .holdStill,
                                                            isValid: true, countdownRemaining: 3, recordingDurationMs: 3000))),
-            ("capture-recording", .capture(CaptureViewState(image: img, phase: .recording, hint: .holdStill, isValid: true, progress: 0.42))),
+            ("capture-recording", .capture(CaptureViewState(image: img, oval: oval, phase: .recording, hint: .holdStill, isValid: true, progress: 0.42))),
             ("result", .result(ResultViewState(savedPaths: ["/home/user/selfie-20261130-143000/video.avi"], durationSeconds: 1.0,
                                                frameCount: 15, collectedCount: 1))),
             ("failed", .failed(.camera("No such device"))),

@@ -155,6 +155,13 @@ import CaptureFlow
         #expect(DisplayWidth.wrap("Keep your face straight and fully visible", width: 16) == ["Keep your face", "straight and", "fully visible"])
     }
 
+    @Test func sharedFaceOvalInFrameFractions() {
+        let g = OvalGeometry(FaceOval.standard, frameWidth: 640, frameHeight: 480)
+        #expect(g.centerX == 0.5 && g.centerY == 0.5)
+        #expect(abs(g.semiAxisY - 0.325) < 1e-12)                 // 0.65 × 480 / 2 / 480
+        #expect(abs(g.semiAxisX - 117.0 / 640.0) < 1e-12)         // 156 px × 0.75 / 640
+    }
+
     @Test func previewPadsOddHeightsAndMirrors() {
         // 2×3 image: left column red, right column blue; odd height must not read past the end.
         let px: [UInt8] = [255, 0, 0, 0, 0, 255, 255, 0, 0, 0, 0, 255, 255, 0, 0, 0, 0, 255]

@@ -1,0 +1,49 @@
+import CaptureFlow
+
+/// Glue between the state machine, a `--keys` script and the event log, for the runtime loop:
+/// each turn it feeds the clock, the turn's events and any script keys that are due, writes
+/// every emitted event to the log (and shows it to the script), and hands back the other
+/// effects, in order, for the runtime to carry out (open the camera, record, exit…).
+public struct FlowDriver {
+    public private(set) var machine: CaptureStateMachine
+    public private(set) var player: KeyScriptPlayer?
+    private let log: EventLog?
+
+    public init(machine: CaptureStateMachine, keys: [KeyStep]? = nil, log: EventLog? = nil) {
+        self.machine = machine
+        self.player = keys.map(KeyScriptPlayer.init(steps:))
+        self.log = log
+    }
+
+    /// One loop turn at `nowMs`: `tick(nowMs)`, then `events` in order, then due script keys
+    /// (until none is due). Effects that answer with events (e.g. `requestPermission`) are the
+    /// runtime's: it passes the answers in a later call.
+    /// - Returns: the non-`emit` effects in order.
+    public mutating func step(nowMs: Int, events: [Event] = []) -> [Effect] {
+        var out: [Effect] = []
+        func feed(_ e: Event) {
+            for effect in machine.handle(e) {
+                if case .emit(let ev) = effect {
+                    log?.write(ev)
+                    player?.observe(ev.name)
+                } else {
+                    out.append(effect)
+                }
+            }
+        }
+        feed(.tick(nowMs: nowMs))
+        for e in events { feed(e) }
+        var rounds = 0
+        while rounds < 1000, var p = player {
+            let keys = p.poll(nowMs: nowMs)
+            player = p
+            if keys.isEmpty { break }
+            for k in keys { feed(.keyPressed(k)) }
+            rounds += 1
+        }
+        return out
+    }
+
+    /// When the script next needs a turn even without input (the end of a `wait`), in ms.
+    public var nextDeadlineMs: Int? { player?.deadlineMs }
+}
