@@ -351,7 +351,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
         default: return effects
         }
         guidance = g
-        effects.append(emit(.faceValidating, [EventField("status", .string(g.status.rawValue))]))
+        effects.append(emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
+                                              EventField("hint", .string(g.hint.rawValue))]))
         if settings.options.captureConstraints == .v2 {
             effects.append(emit(.faceBoundingBoxValidating, [
                 EventField("poses", .array(g.poses.map { .string($0.rawValue) })),

@@ -33,6 +33,11 @@ public final class TrackingFaceDetector {
     /// Boxes of the last frame, in source pixels (empty: no track).
     public private(set) var lastFaces: [Rect] = []
     private var framesSinceFullSearch = 0
+    /// The ROI shrink factor in use, kept while the tracked face stays within ±(15…35) % of
+    /// `roiFaceSize` at it (hysteresis). Recomputing it from every new box fed dlib's 5/6 pyramid
+    /// quantisation back into the next frame's scale and made the box cycle by ±15 % on a still
+    /// face (measured on shared/media approach.avi frames 40–56), which defeated stillness checks.
+    private var roiScale: Double?
 
     /// Which searches ran on the last call (for tests and the bench).
     public enum Pass: String, Sendable { case roi, downscaled, fullResolution }
@@ -43,7 +48,7 @@ public final class TrackingFaceDetector {
     }
 
     /// Forgets the track (e.g. when the source restarts).
-    public func reset() { lastFaces = []; framesSinceFullSearch = 0 }
+    public func reset() { lastFaces = []; framesSinceFullSearch = 0; roiScale = nil }
 
     /// Faces on `gray` (the full source frame), boxes in its pixels, most confident first.
     /// - Throws: the backend's error.
@@ -67,6 +72,7 @@ public final class TrackingFaceDetector {
         }
         found.sort { $0.score > $1.score }
         lastFaces = found.map(\.box)
+        if found.isEmpty { roiScale = nil }
         return found
     }
 
@@ -82,7 +88,20 @@ public final class TrackingFaceDetector {
         minX = max(0, minX); minY = max(0, minY)
         maxX = min(Double(gray.width), maxX); maxY = min(Double(gray.height), maxY)
         guard maxX - minX >= 40, maxY - minY >= 40 else { return [] }
-        let scale = min(1, strategy.roiFaceSize / max(minSize, 1))
+        var scale = min(1, strategy.roiFaceSize / max(minSize, 1))
+        if let kept = roiScale {
+            let faceAtKept = minSize * kept
+            if faceAtKept >= 0.85 * strategy.roiFaceSize && faceAtKept <= 1.35 * strategy.roiFaceSize { scale = kept }
+        }
+        roiScale = scale
+        // Snap the ROI origin to the HOG cell grid (8 px at the shrunk scale) so a still face
+        // meets the same cells every frame; a drifting origin moved the box by a whole cell
+        // (~19 px at scale 0.42), as much as the 3 % stillness limit.
+        let cell = (8 / scale).rounded()
+        if cell >= 1 {
+            minX = (minX / cell).rounded(.down) * cell
+            minY = (minY / cell).rounded(.down) * cell
+        }
         return try search(gray, roi: Rect(x: minX, y: minY, w: maxX - minX, h: maxY - minY), scale: scale, pass: .roi)
     }
 

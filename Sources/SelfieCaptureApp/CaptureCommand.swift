@@ -156,12 +156,3 @@ extension SessionConfig {
         return s
     }
 }
-
-extension OvalGeometry {
-    /// The drawn oval of `oval` (the guidance rules' value) as fractions of a `width`×`height` frame.
-    init(_ oval: FaceOval, frameWidth: Int, frameHeight: Int) {
-        let e = oval.ellipse(width: Double(max(1, frameWidth)), height: Double(max(1, frameHeight)))
-        self.init(centerX: oval.centerX, centerY: oval.centerY,
-                  semiAxisX: e.rx / Double(max(1, frameWidth)), semiAxisY: e.ry / Double(max(1, frameHeight)))
-    }
-}

@@ -27,7 +27,8 @@ import Glibc
 /// folder this run created is removed when it is left empty.
 public final class CaptureRuntime {
     let setup: CaptureSetup
-    var machine: CaptureStateMachine
+    var driver: FlowDriver
+    var machine: CaptureStateMachine { driver.machine }
     let clock: MediaClock
     let fastClock: ManualClock?
     let pacer: Pacer
@@ -61,7 +62,6 @@ public final class CaptureRuntime {
     // Logs and script.
     var eventLog: EventLog?
     var analysisLog: LineSink?
-    var player: KeyScriptPlayer?
 
     // Ending.
     var exitCode: ExitCode?
@@ -79,7 +79,7 @@ public final class CaptureRuntime {
 
     public init(setup: CaptureSetup) {
         self.setup = setup
-        machine = CaptureStateMachine(settings: setup.settings)
+        driver = FlowDriver(machine: CaptureStateMachine(settings: setup.settings))
         guidance = Guidance(config: setup.guidance)
         if setup.pace == .fast {
             let c = ManualClock(startMs: 0)
@@ -90,7 +90,6 @@ public final class CaptureRuntime {
             clock = SystemClock()
         }
         pacer = Pacer(mode: setup.pace, clock: clock)
-        if let steps = setup.keys { player = KeyScriptPlayer(steps: steps) }
     }
 
     /// Runs the capture to its end.
@@ -100,27 +99,27 @@ public final class CaptureRuntime {
         try prepareOutput()
         defer { cleanUp() }
         try openLogs()
+        driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
         try startBackend()
         CaptureRuntime.installInterruptHandlers()
         defer { CaptureRuntime.removeInterruptHandlers() }
         let startMs = clock.nowMs()
 
-        perform(machine.handle(.started))
+        send(.started)
         while exitCode == nil {
             if CaptureRuntime.interrupted.load(ordering: .relaxed) != 0 {
-                perform(machine.handle(.keyPressed(.interrupt)))
+                send(.keyPressed(.interrupt))
                 if exitCode == nil { exitCode = .cancelled }
                 break
             }
             pollModel()
             readTerminal()
-            playScript()
             let progressed = try stepSource()
             if !progressed { idle() }
-            perform(machine.handle(.tick(nowMs: clock.nowMs())))
+            send()
             if let t = setup.timeoutMs, exitCode == nil, clock.nowMs() - startMs >= t {
                 failure = .timedOut("timed out after \(formatSeconds(t)) s")
-                perform(machine.handle(.timeout))
+                send(.timeout)
                 if exitCode == nil { exitCode = .timedOut }
             }
             draw()
@@ -216,7 +215,7 @@ public final class CaptureRuntime {
             } else {
                 analyzer?.landmarks = model
             }
-            perform(machine.handle(.modelLoaded))
+            send(.modelLoaded)
         case .failed(let message):
             modelAnnounced = true
             failure = .inputMissing(path: "\(DlibShapePredictor.defaultModelPath) (\(message); install libdlib-data)")
@@ -230,20 +229,17 @@ public final class CaptureRuntime {
         guard backend.inputFD != nil else { return }
         while let input = backend.readInput(timeoutMs: 0) {
             switch input {
-            case .key(let k): perform(machine.handle(.keyPressed(k)))
-            case .resized: perform(machine.handle(.terminalResized)); needsRedraw = true
+            case .key(let k): send(.keyPressed(k))
+            case .resized: send(.terminalResized); needsRedraw = true
             }
             if exitCode != nil { return }
         }
     }
 
-    func playScript() {
-        guard player != nil else { return }
-        let keys = player!.poll(nowMs: clock.nowMs())
-        for k in keys {
-            perform(machine.handle(.keyPressed(k)))
-            if exitCode != nil { return }
-        }
+    /// Feeds `event` (after the clock and before any due script keys) and carries out the effects.
+    /// Emitted events go to the event log and the key script inside `FlowDriver`.
+    func send(_ event: Event? = nil) {
+        perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? []))
     }
 
     /// Reads and processes one frame when the capture screen has an open source.
@@ -254,7 +250,7 @@ public final class CaptureRuntime {
         do {
             guard let f = try src.nextFrame() else {
                 failure = AppError.media(MediaError.sourceEnded(setup.sourceSpec))
-                perform(machine.handle(.sourceEnded))
+                send(.sourceEnded)
                 if exitCode == nil && !setup.settings.interactive { exitCode = .timedOut }
                 closeSource()
                 return true
@@ -263,7 +259,7 @@ public final class CaptureRuntime {
         } catch {
             let e = AppError.media(error) ?? .cameraUnavailable("\(error)")
             failure = e
-            perform(machine.handle(.cameraFailed(reason: ErrorReport.message(for: e))))
+            send(.cameraFailed(reason: ErrorReport.message(for: e)))
             if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
             closeSource()
             return true
@@ -279,14 +275,14 @@ public final class CaptureRuntime {
         if isFirst { firstFrameTs = frame.timestampMs }
         // The machine's clock reaches this frame's time before the frame is judged, so its
         // events carry the frame's t_ms.
-        perform(machine.handle(.tick(nowMs: clock.nowMs())))
+        send()
         guard exitCode == nil, machine.screen == .capture else { return true }
         lastFrame = frame
         recentFrames.append(frame)
         if recentFrames.count > 8 { recentFrames.removeFirst() }
         preview = PreviewImage(width: frame.width, height: frame.height, rgb: frame.rgb.pixels)
         needsRedraw = true
-        if isFirst { perform(machine.handle(.cameraFirstFrame)) }
+        if isFirst { send(.cameraFirstFrame) }
 
         if let worker {
             worker.submit(AnalysisJob(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs))
@@ -314,14 +310,14 @@ public final class CaptureRuntime {
         lastAnalysis = a
         let g = guidance.judge(a)
         if let log = analysisLog { try? log.write(AnalysisLog.jsonLine(a, g) + "\n") }
-        perform(machine.handle(.frameGuided(g)))
+        send(.frameGuided(g))
     }
 
     /// Nothing to read: wait a little for keys (without spinning), and let virtual time follow
     /// a script's `wait` or a stalled source.
     func idle() {
         if let fast = fastClock {
-            if let deadline = player?.deadlineMs, deadline > fast.nowMs(), modelAnnounced || machine.screen != .loading {
+            if let deadline = driver.nextDeadlineMs, deadline > fast.nowMs(), modelAnnounced || machine.screen != .loading {
                 fast.advance(ms: deadline - fast.nowMs())
                 return
             }
@@ -368,9 +364,8 @@ public final class CaptureRuntime {
             switch e {
             case .showScreen:
                 needsRedraw = true
-            case .emit(let event):
-                eventLog?.write(event)
-                player?.observe(event.name)
+            case .emit:
+                break   // FlowDriver wrote it to the event log and showed it to the script
             case .loadModel:
                 startAnalysis()
             case .requestPermission:
@@ -401,7 +396,7 @@ public final class CaptureRuntime {
 
     func fail(with error: AppError) {
         failure = error
-        perform(machine.handle(.cameraFailed(reason: ErrorReport.message(for: error))))
+        send(.cameraFailed(reason: ErrorReport.message(for: error)))
         if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: error) }
     }
 
@@ -445,17 +440,17 @@ public final class CaptureRuntime {
             sourceBaseMs = clock.nowMs()
             firstFrameTs = nil
             pacer.reset()
-            perform(machine.handle(afterPermission ? .permissionGranted : .cameraOpened))
+            send(afterPermission ? .permissionGranted : .cameraOpened)
         } catch {
             let e = AppError.media(error) ?? .cameraUnavailable("\(error)")
             if case .cameraPermissionDenied(let path) = e {
                 failure = e
-                perform(machine.handle(.permissionDenied(devicePath: path)))
+                send(.permissionDenied(devicePath: path))
                 if !setup.settings.interactive && exitCode == nil { exitCode = .permissionDenied }
                 return
             }
             failure = e
-            perform(machine.handle(.cameraFailed(reason: ErrorReport.message(for: e))))
+            send(.cameraFailed(reason: ErrorReport.message(for: e)))
             if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
         }
     }

@@ -199,7 +199,7 @@ struct Driver {
         d.toPositioning()
         d.advance(to: 1000)
         let out = d.frame(5, valid: false, still: false, hint: .moveLeft)
-        #expect(Driver.events(out) == [FlowEvent(.faceValidating, tMs: 1000, fields: [EventField("status", .string("TooFarLeft"))])])
+        #expect(Driver.events(out) == [FlowEvent(.faceValidating, tMs: 1000, fields: [EventField("status", .string("TooFarLeft")), EventField("hint", .string("moveLeft"))])])
         #expect(d.m.guidance?.hint == .moveLeft)
     }
 
