@@ -68,7 +68,7 @@ public final class CaptureRuntime {
     /// A specific error that decides the exit code and message (else the machine's exit).
     var failure: AppError?
     var needsRedraw = true
-    var lastDrawMs = Int.min
+    var lastDrawMs: Int?
 
     /// One recorded frame's measurements, for result.json.
     struct RecordedFrame {
@@ -335,9 +335,10 @@ public final class CaptureRuntime {
     }
 
     func draw() {
-        guard setup.renderer != .null || setup.pace == .realtime else { return }
         let now = clock.nowMs()
-        guard needsRedraw, now - lastDrawMs >= 33 || machine.screen != .capture else { return }
+        // At most ~30 screens a second of the run's clock on the capture screen (a camera's
+        // rate); other screens draw when they change.
+        guard needsRedraw, lastDrawMs.map({ now - $0 >= 33 }) ?? true || machine.screen != .capture else { return }
         needsRedraw = false
         lastDrawMs = now
         let oval = OvalGeometry(setup.guidance.oval, frameWidth: lastFrame?.width ?? 640, frameHeight: lastFrame?.height ?? 480)

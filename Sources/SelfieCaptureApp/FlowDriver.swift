@@ -16,7 +16,7 @@ public struct FlowDriver {
     }
 
     /// One loop turn at `nowMs`: `tick(nowMs)`, then `events` in order, then due script keys
-    /// (until none is due). Effects that answer with events (e.g. `requestPermission`) are the
+    /// (until none is due; none while the loading screen is shown). Effects that answer with events (e.g. `requestPermission`) are the
     /// runtime's: it passes the answers in a later call.
     /// - Returns: the non-`emit` effects in order.
     public mutating func step(nowMs: Int, events: [Event] = []) -> [Effect] {
@@ -34,7 +34,9 @@ public struct FlowDriver {
         feed(.tick(nowMs: nowMs))
         for e in events { feed(e) }
         var rounds = 0
-        while rounds < 1000, var p = player {
+        // Script keys wait while the loading screen is up: a person cannot act on it either, and
+        // a key played there would be lost (`enter; enter; …` must reach the instructions).
+        while rounds < 1000, machine.screen != .loading, var p = player {
             let keys = p.poll(nowMs: nowMs)
             player = p
             if keys.isEmpty { break }

@@ -131,6 +131,19 @@ import CaptureFlow
 /// The whole flow driven the way the runtime will: a key script, a fake camera delivering a frame
 /// every 100 ms, and the event log. Checks the DESIGN.md event order.
 @Suite struct ScriptedFlowTests {
+    /// Keys due while the loading screen is up wait for the next screen instead of being lost.
+    @Test func scriptKeysWaitForTheLoadingScreenToEnd() throws {
+        var driver = FlowDriver(machine: CaptureStateMachine(settings: FlowSettings()),
+                                keys: try KeyScript.parse("enter"))
+        _ = driver.step(nowMs: 0, events: [.started])
+        _ = driver.step(nowMs: 100)
+        #expect(driver.machine.screen == .loading)
+        #expect(driver.player?.index == 0)
+        _ = driver.step(nowMs: 200, events: [.modelLoaded])
+        #expect(driver.machine.screen == .cameraPermission)
+        #expect(driver.player?.isFinished == true)
+    }
+
     @Test func scriptedCaptureEmitsTheDocumentedEventsInOrder() throws {
         var log: [String] = []
         let writer = EventLog { log.append($0) }
