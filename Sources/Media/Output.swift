@@ -51,8 +51,12 @@ public struct OutputFolder: Sendable {
                 throw MediaError.cannotCreateOutput(path: path, reason: String(cString: strerror(errno)))
             }
         } else {
-            guard mkdir(path, 0o700) == 0 else {
-                throw MediaError.cannotCreateOutput(path: path, reason: String(cString: strerror(errno)))
+            // Missing parent folders are created too (0700, like the folder itself).
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw MediaError.cannotCreateOutput(path: path, reason: (error as NSError).localizedDescription)
             }
             _ = chmod(path, 0o700)   // umask may have removed bits we want; never adds group/other
         }

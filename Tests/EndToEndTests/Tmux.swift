@@ -12,7 +12,7 @@ final class TmuxSession {
     init(cols: Int, rows: Int) throws {
         name = "sc\(UUID().uuidString.prefix(6))"
         _ = try tmux(["new-session", "-d", "-s", name, "-x", "\(cols)", "-y", "\(rows)",
-                      "env LANG=C.UTF-8 LC_ALL= TERM=xterm-256color PS1='$ ' bash --norc --noprofile"])
+                      "env -u NO_COLOR -u COLORTERM LANG=C.UTF-8 LC_ALL= TERM=xterm-256color PS1='$ ' bash --norc --noprofile"])
         _ = try tmux(["set-option", "-t", name, "status", "off"])
     }
 
