@@ -12,6 +12,7 @@ PACKAGES=(
   libicu-dev                           # CLDR plural rules
   ffmpeg tmux                          # test oracles: ffprobe/ffmpeg, a real terminal
   pkg-config
+  time bc                              # make bench: peak RSS and ratios
 )
 
 SUDO=""
