@@ -74,7 +74,8 @@ public final class EventLog {
         }
     }
 
-    /// A JSON string literal (RFC 8259 escapes).
+    /// A JSON string literal (RFC 8259 escapes; U+2028/U+2029 escaped too, for JavaScript
+    /// readers). The one JSON string escaper of the app (event log, `strings dump`).
     static func quote(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
@@ -85,7 +86,7 @@ public final class EventLog {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 {
+                if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 {
                     let h = String(u.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
                 } else { out.unicodeScalars.append(u) }
