@@ -13,7 +13,7 @@ public enum Help {
           selfie-capture analyze --source SPEC    per-frame face analysis as JSON lines
           selfie-capture devices                  list V4L2 cameras
           selfie-capture strings dump FILE        a string file as JSON
-          selfie-capture strings format --locale TAG KEY [ARG...]
+          selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]
           selfie-capture strings lint DIR... [--base en] [--format text|json]
 
         Commands:

@@ -73,7 +73,24 @@ public enum StringsCommands {
     public static func lint(_ args: ParsedArguments, _ console: Console, inputs: LocalizationInputs = .current()) throws -> ExitCode {
         let dirs = args.positionals.map(\.text)
         for d in dirs where !inputs.directoryExists(d) { throw AppError.inputMissing(path: d) }
-        let report = StringsLinter.lint(directories: dirs, base: args.value("--base") ?? "en", inputs: inputs)
+        let base = args.value("--base") ?? "en"
+        var linted = dirs
+        var overridesOnly = false
+        // Override folders (a translator's `mytexts/de.lproj` with only the keys they change) have
+        // no base language of their own: check them against the built-in tables, and do not warn
+        // about the keys they leave out (those fall back by design).
+        if !dirs.contains(where: { Self.hasLanguage(base, in: $0, inputs: inputs) }),
+           let builtIn = LocalizationPaths.resolve(stringsDirectories: [], inputs: inputs).builtIn {
+            linted = [builtIn] + dirs
+            overridesOnly = true
+            if args.value("--format") != "json" {
+                console.out("note: no '\(base)' tables in the folders given; checking them against the built-in \(builtIn)/\(base).lproj\n")
+            }
+        }
+        var report = StringsLinter.lint(directories: linted, base: base, inputs: inputs)
+        if overridesOnly {
+            report.diagnostics.removeAll { $0.severity == .warning && $0.message.hasPrefix("missing key") }
+        }
         if args.value("--format") == "json" {
             var items: [PlistValue] = []
             for d in report.diagnostics {
@@ -92,6 +109,17 @@ public enum StringsCommands {
             console.out("\(report.errorCount) error(s), \(report.warningCount) warning(s)\n")
         }
         return report.errorCount > 0 ? .dataError : .ok
+    }
+}
+
+extension StringsCommands {
+    /// Whether `dir` is, or holds, a `<lang>.lproj` folder.
+    static func hasLanguage(_ lang: String, in dir: String, inputs: LocalizationInputs) -> Bool {
+        let want = LocaleResolver.matchKey(lang) + ".lproj"
+        if dir.hasSuffix(".lproj") {
+            return LocaleResolver.matchKey(String(dir.split(separator: "/").last ?? "")) == want
+        }
+        return (inputs.listDirectory(dir) ?? []).contains { LocaleResolver.matchKey($0) == want }
     }
 }
 

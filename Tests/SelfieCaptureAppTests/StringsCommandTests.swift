@@ -115,6 +115,20 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
         #expect(r.out == "0 error(s), 0 warning(s)\n")
     }
 
+    /// A translator's override folder (only the keys they change, no `en.lproj`) is checked
+    /// against the built-in English tables; the keys it leaves out are not reported.
+    @Test func overrideFolderIsCheckedAgainstTheBuiltInTables() throws {
+        let dir = try tempTree(["de.lproj/Localizable.strings":
+            "\"selfie_capture_continue\" = \"Weiter\";\n\"selfie_capture_contnue\" = \"Weiter\";\n\"selfie_capture_restarted\" = \"Neu gestartet: %d\";\n"])
+        let r = runStrings(["lint", dir, "--base", "en"])
+        #expect(r.code == 65)
+        #expect(r.out.hasPrefix("note: no 'en' tables in the folders given; checking them against the built-in "))
+        #expect(r.out.contains("de.lproj/Localizable.strings: warning: selfie_capture_contnue: key not in 'en' (never used)"))
+        #expect(r.out.contains("de.lproj/Localizable.strings: error: selfie_capture_restarted: argument 1 is int but string in the base text"))
+        #expect(!r.out.contains("missing key"))
+        #expect(r.out.hasSuffix("1 error(s), 1 warning(s)\n"))
+    }
+
     @Test func reportsProblems() throws {
         let ru = "<plist><dict><key>n</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@v@</string><key>v</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string><key>one</key><string>%d день</string><key>two</key><string>%d дня</string><key>other</key><string>%d дней</string></dict></dict></dict></plist>"
         let dir = try tempTree([
