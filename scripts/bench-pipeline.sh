@@ -27,7 +27,7 @@ for round in 1 2 3; do
   a=$(echo "$t1 - $t0" | bc -l); f=$(echo "$t2 - $t1" | bc -l)
   best_app=$(echo "if ($a < $best_app) $a else $best_app" | bc -l)
   best_ff=$(echo "if ($f < $best_ff) $f else $best_ff" | bc -l)
-  r=$(cat "$tmp/rss"); [ "$r" -gt "$rss" ] && rss=$r
+  r=$(tail -1 "$tmp/rss"); [ "$r" -gt "$rss" ] && rss=$r
 done
 printf 'pipeline: %d frames in %.2f s = %.0f fps on one core (goal >= 120)\n' "$frames" "$best_app" "$(echo "$frames / $best_app" | bc -l)"
 printf 'anchor ffmpeg -f null decode only: %.2f s = %.0f fps\n' "$best_ff" "$(echo "$frames / $best_ff" | bc -l)"
