@@ -48,10 +48,17 @@ public struct CaptureViewState: Sendable, Equatable {
                 faceOval: FaceOval = .standard) {
         let oval = oval ?? image.map { OvalGeometry(faceOval, frameWidth: $0.width, frameHeight: $0.height) } ?? .standard
         self.init(image: image, mirrored: mirrored, scaleType: m.settings.options.previewScaleType, oval: oval,
-                  phase: m.phase, hint: m.guidance?.hint, isValid: m.guidance?.isValid,
+                  phase: m.phase, hint: Self.shownHint(m), isValid: m.guidance?.isValid,
                   countdownRemaining: m.countdownRemaining, progress: m.recordingProgress, restartReason: m.restartReason,
                   showStartButton: m.showsStartButton, recordingDurationMs: m.recordingDurationMs,
                   inputsToTheRight: m.settings.session.uiConfig.showWideWindowPreviewInputsToTheRight)
+    }
+
+    /// The hint to show: "hold still" during the countdown and the recording (the face is valid
+    /// and still by then, while the debounced hint can lag by up to 200 ms and contradict the
+    /// countdown), else the machine's current hint.
+    static func shownHint(_ m: CaptureStateMachine) -> Hint? {
+        m.phase == .countdown || m.phase == .recording ? .holdStill : m.guidance?.hint
     }
 }
 
