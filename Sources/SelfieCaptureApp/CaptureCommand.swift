@@ -37,7 +37,6 @@ public struct CaptureSetup {
     public var outputRequested: String?
     public var eventsPath: String?
     public var analysisLogPath: String?
-    public var qualities: [VideoQuality]
     public var targetResolution: TargetResolution?
     public var environment: [String: String]
     public var console: Console
@@ -142,7 +141,7 @@ public struct CaptureSetup {
                             loop: a.flag("--loop"), timeoutMs: timeoutMs, renderer: renderer, keys: keys,
                             theme: theme, layout: layout, strings: strings, outputRequested: a.value("--output"),
                             eventsPath: a.value("--events"), analysisLogPath: a.value("--analysis-log"),
-                            qualities: session.effectiveQualities, targetResolution: target,
+                            targetResolution: target,
                             environment: env, console: console, unattended: unattended)
     }
 }

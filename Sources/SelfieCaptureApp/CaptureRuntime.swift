@@ -37,7 +37,6 @@ public final class CaptureRuntime {
     var folderCreated = false
 
     // Analysis.
-    var detector: DlibHOGDetector?
     var analyzer: FaceAnalyzer?
     var worker: AsyncFaceAnalyzer?
     var guidance: Guidance
@@ -341,8 +340,7 @@ public final class CaptureRuntime {
         guard needsRedraw, lastDrawMs.map({ now - $0 >= 33 }) ?? true || machine.screen != .capture else { return }
         needsRedraw = false
         lastDrawMs = now
-        let oval = OvalGeometry(setup.guidance.oval, frameWidth: lastFrame?.width ?? 640, frameHeight: lastFrame?.height ?? 480)
-        let view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, oval: oval,
+        let view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: LoadingViewState(stage: machine.loadingStage),
                                    result: resultView())
         let context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
@@ -403,9 +401,7 @@ public final class CaptureRuntime {
 
     func startAnalysis() {
         do {
-            let d = try DlibHOGDetector()
-            detector = d
-            let a = FaceAnalyzer(detector: d, landmarks: nil)
+            let a = FaceAnalyzer(detector: try DlibHOGDetector(), landmarks: nil)
             analyzer = a
             if setup.pace == .realtime {
                 let box = UncheckedBox(a)   // used only on the analysis thread from here on
@@ -436,7 +432,8 @@ public final class CaptureRuntime {
     func openSource(afterPermission: Bool) {
         do {
             let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.loop,
-                                        camera: CameraOptions(qualities: setup.qualities, targetResolution: setup.targetResolution))
+                                        camera: CameraOptions(qualities: setup.settings.session.effectiveQualities,
+                                                              targetResolution: setup.targetResolution))
             source = try FrameSources.open(spec: setup.sourceSpec, options: options)
             sourceBaseMs = clock.nowMs()
             firstFrameTs = nil
