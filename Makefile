@@ -16,8 +16,11 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
+# The whole test run has a deadline (CI stops at 90 min, build included), and its output is
+# line-buffered, so a hang shows which tests had started instead of losing the last 4 KiB.
+TEST_TIMEOUT ?= 45m
 test: build
-	$(SWIFT) test
+	stdbuf -oL -eL timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test
 
 demo: release
 	$(BIN_RELEASE) --source demo $(ARGS)

@@ -41,6 +41,8 @@ if args.count == 3, args[1] == "--signal-check", let sig = Int32(args[2]) {
     var canvas = Canvas(width: backend.size.cols, height: backend.size.rows)
     canvas.put("SIGNAL-CHECK", x: 0, y: 0, style: .plain)
     backend.draw(RenderedScreen(canvas: canvas, lines: [], status: nil))
+    var noCore = rlimit(rlim_cur: 0, rlim_max: 0)   // no core file from the SIGSEGV case
+    setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
     raise(sig)
     exit(99)
 }

@@ -29,40 +29,18 @@ enum Harness {
     struct Result { var code: Int32; var out: String; var err: String }
 
     /// Runs `executable` with `args`, optional stdin data and extra environment; waits at most
-    /// `timeout` seconds (then kills it and reports code -9).
+    /// `timeout` seconds (then kills it and reports code -9). A signal that ends it reports
+    /// 128 + the signal number, as a shell does. Spawned through `ChildProcess` (no descriptor
+    /// leaks between concurrent tests; every wait has a deadline).
     static func run(_ executable: String, _ args: [String], stdin: Data? = nil, env: [String: String] = [:],
                     cwd: String? = nil, timeout: TimeInterval = 120) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = args
         var e = ProcessInfo.processInfo.environment
         for (k, v) in env { e[k] = v }
-        p.environment = e
-        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = stdin == nil ? FileHandle.nullDevice : inp
-        let outData = LockedData(), errData = LockedData()
-        out.fileHandleForReading.readabilityHandler = { outData.append($0.availableData) }
-        err.fileHandleForReading.readabilityHandler = { errData.append($0.availableData) }
-        try p.run()
-        if let stdin {
-            inp.fileHandleForWriting.write(stdin)
-            try? inp.fileHandleForWriting.close()
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(20_000) }
-        var killed = false
-        if p.isRunning { p.terminate(); killed = true }
-        p.waitUntilExit()
-        out.fileHandleForReading.readabilityHandler = nil
-        err.fileHandleForReading.readabilityHandler = nil
-        outData.append(out.fileHandleForReading.readDataToEndOfFile())
-        errData.append(err.fileHandleForReading.readDataToEndOfFile())
-        return Result(code: killed ? -9 : p.terminationStatus,
-                      out: String(decoding: outData.value, as: UTF8.self),
-                      err: String(decoding: errData.value, as: UTF8.self))
+        let r = try ChildProcess.run(executable, args, environment: e, currentDirectory: cwd,
+                                     stdin: stdin.map { .data($0) } ?? .null, timeout: timeout)
+        return Result(code: r.timedOut ? -9 : (r.exitStatus ?? 128 + (r.signal ?? 0)),
+                      out: String(decoding: r.out, as: UTF8.self),
+                      err: String(decoding: r.err, as: UTF8.self))
     }
 
     /// A fresh temporary directory.
@@ -71,11 +49,4 @@ enum Harness {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
-}
-
-final class LockedData: @unchecked Sendable {
-    private var data = Data()
-    private let lock = NSLock()
-    func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
-    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
 }

@@ -61,14 +61,10 @@ enum MediaSupport {
     static func grayFrames(_ name: String, width: Int = 640, height: Int = 480) throws -> [Image] {
         let dir = try requireDir()
         guard let ffmpeg else { throw Missing(description: "ffmpeg is absent") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ffmpeg)
-        p.arguments = ["-v", "error", "-i", "\(dir)/\(name).avi", "-f", "rawvideo", "-pix_fmt", "gray", "-"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let r = try ChildProcess.run(ffmpeg, ["-nostdin", "-v", "error", "-i", "\(dir)/\(name).avi", "-f", "rawvideo",
+                                              "-pix_fmt", "gray", "-"], stderr: .null, timeout: 300)
+        guard r.exitStatus == 0 else { throw Missing(description: "ffmpeg could not decode \(name).avi (status \(r.exitStatus ?? -1), timed out: \(r.timedOut))") }
+        let data = r.out
         let size = width * height
         let bytes = [UInt8](data)
         return stride(from: 0, to: bytes.count - size + 1, by: size).map {

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import TestSupport
 
 /// Test helpers: running the ffmpeg/ffprobe oracles, temporary folders, synthetic images.
 enum Tools {
@@ -15,31 +16,12 @@ enum Tools {
     static let ffprobe = which("ffprobe")
     static var haveFFmpeg: Bool { ffmpeg != nil && ffprobe != nil }
 
-    /// Runs a tool; returns (status, stdout, stderr).
+    /// Runs a tool; returns (status, stdout, stderr). At most 300 s (a run killed at the
+    /// deadline reports status -9; one ended by a signal, 128 + the signal).
     @discardableResult
     static func run(_ exe: String, _ args: [String], stdin: Data? = nil) throws -> (Int32, Data, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        let out = Pipe()
-        let errPath = NSTemporaryDirectory() + "tool-stderr-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: errPath) }
-        let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        p.standardOutput = out
-        p.standardError = errHandle
-        let inPipe = Pipe()
-        if stdin != nil { p.standardInput = inPipe } else { p.standardInput = FileHandle.nullDevice }
-        try p.run()
-        if let d = stdin {
-            let writer = inPipe.fileHandleForWriting
-            DispatchQueue.global().async { writer.write(d); try? writer.close() }
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try? errHandle.close()
-        let errData = (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()
-        return (p.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+        let r = try ChildProcess.run(exe, args, stdin: stdin.map { .data($0) } ?? .null, timeout: 300)
+        return (r.timedOut ? -9 : (r.exitStatus ?? 128 + (r.signal ?? 0)), r.out, String(decoding: r.err, as: UTF8.self))
     }
 
     /// A fresh temporary directory.

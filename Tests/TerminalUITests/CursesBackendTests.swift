@@ -61,6 +61,8 @@ final class PtyReader: @unchecked Sendable {
     func withPty(cols: UInt16, rows: UInt16, _ body: (Int32, PtyReader, () -> Void) throws -> Void) throws {
         var master: Int32 = -1, slave: Int32 = -1
         #expect(openpty(&master, &slave, nil, nil, nil) == 0)
+        // Close-on-exec, so a child another test spawns meanwhile cannot hold this pty open.
+        for fd in [master, slave] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var ws = winsize(ws_row: rows, ws_col: cols, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(slave, UInt(TIOCSWINSZ), &ws)
         let reader = PtyReader(master: master)
@@ -168,16 +170,11 @@ final class PtyReader: @unchecked Sendable {
     @Test(.enabled(if: helper != nil, ".build/debug/bench-ui absent (run swift build)"), arguments: [SIGTERM, SIGHUP, SIGSEGV])
     func signalRestoresTheTerminal(sig: Int32) throws {
         try withPty(cols: 80, rows: 24) { slave, reader, closeSlave in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Self.helper ?? "/bin/false")
-            p.arguments = ["--signal-check", String(sig)]
-            p.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8"]
-            p.standardOutput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-            p.standardInput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-            try p.run()
-            p.waitUntilExit()
-            #expect(p.terminationReason == .uncaughtSignal)
-            #expect(p.terminationStatus == sig)
+            let r = try ChildProcess.run(Self.helper ?? "/bin/false", ["--signal-check", String(sig)],
+                                         environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"],
+                                         stdin: .descriptor(slave), stdout: .descriptor(slave), timeout: 30)
+            #expect(!r.timedOut, "the helper did not end within 30 s")
+            #expect(r.signal == sig, "ended by signal \(r.signal.map(String.init) ?? "none"), exit status \(r.exitStatus.map(String.init) ?? "none")")
             closeSlave()
             let out = String(decoding: reader.takeUntilClosed(), as: UTF8.self)
             guard let drawn = out.range(of: "SIGNAL-CHECK") else { Issue.record("frame not drawn: \(out.debugDescription)"); return }

@@ -1,0 +1,216 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a child process for tests with a hard deadline, without `Foundation.Process`.
+///
+/// Why not `Process` (DECISIONS 2026-11-30 "Tests spawn through ChildProcess"): on Linux it
+/// learns that a child exited when a socket inherited by the child closes, and its child closes
+/// only the descriptors that were open when the close list was computed. With tests spawning
+/// from several threads at once, a pipe or socket created in that window leaks into another
+/// child (a tmux server lives for minutes), so `waitUntilExit`/`readDataToEndOfFile` can block
+/// until that unrelated process exits. On a 2-core machine the two blocked test threads are
+/// the whole Swift Testing pool and the run never finishes (CI stop 8 hung for 90 minutes).
+///
+/// Here every descriptor of ours is made close-on-exec, the child closes all descriptors
+/// from 3 up as it starts (`posix_spawn_file_actions_addclosefrom_np`, glibc ≥ 2.34), the exit
+/// is seen with `waitpid(WNOHANG)`, and pipes are read with `poll` until a deadline: a run
+/// always returns within `timeout` plus a few seconds.
+public enum ChildProcess {
+    /// Where the child's standard input comes from.
+    public enum Input: Sendable {
+        /// `/dev/null`.
+        case null
+        /// These bytes, then end of file.
+        case data(Data)
+        /// A descriptor of the caller's (duplicated; the caller keeps and closes its own).
+        case descriptor(Int32)
+    }
+
+    /// Where the child's standard output or error goes.
+    public enum Output: Sendable {
+        /// Collected into `Result.out` / `Result.err`.
+        case capture
+        /// `/dev/null`.
+        case null
+        /// A descriptor of the caller's (duplicated; the caller keeps and closes its own).
+        case descriptor(Int32)
+    }
+
+    public struct Result: Sendable {
+        /// The exit status (0–255) when the child exited; `nil` when a signal ended it.
+        public var exitStatus: Int32?
+        /// The signal number that ended the child, if one did.
+        public var signal: Int32?
+        /// Whether the deadline passed and the child was killed (SIGTERM, then SIGKILL after 5 s).
+        public var timedOut: Bool
+        public var out: Data
+        public var err: Data
+    }
+
+    public struct SpawnError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs `executable` (a full path) with `arguments` and returns once it has exited and its
+    /// captured output is read, or once `timeout` seconds have passed (then it is killed, with
+    /// its process group). `environment` replaces the whole environment when given.
+    /// - Throws: `SpawnError` when the child cannot be started (missing file, no pipes).
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           currentDirectory: String? = nil, stdin: Input = .null, stdout: Output = .capture,
+                           stderr: Output = .capture, timeout: TimeInterval) throws -> Result {
+        var toClose: [Int32] = []   // our descriptors, closed on every path
+        defer { for fd in toClose { close(fd) } }
+        func cloexecPipe() throws -> (read: Int32, write: Int32) {
+            var fds: [Int32] = [-1, -1]
+            // pipe2(O_CLOEXEC) is not in the Swift Glibc module; every child of ours closes all
+            // descriptors from 3 anyway, so the short window before fcntl only matters for
+            // children spawned some other way.
+            guard pipe(&fds) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            toClose += fds
+            return (fds[0], fds[1])
+        }
+        func devNull() throws -> Int32 {
+            let fd = open("/dev/null", O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else { throw SpawnError(description: "/dev/null: \(String(cString: strerror(errno)))") }
+            toClose.append(fd)
+            return fd
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+
+        // Standard input.
+        var stdinWriter: Int32 = -1
+        var pendingInput = [UInt8]()
+        switch stdin {
+        case .null: posix_spawn_file_actions_adddup2(&actions, try devNull(), 0)
+        case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 0)
+        case .data(let d):
+            let p = try cloexecPipe()
+            posix_spawn_file_actions_adddup2(&actions, p.read, 0)
+            stdinWriter = p.write
+            pendingInput = [UInt8](d)
+        }
+        // Standard output and error.
+        var readers: [Int32: Int] = [:]   // parent's read end → 1 (out) or 2 (err)
+        for (target, spec) in [(Int32(1), stdout), (Int32(2), stderr)] {
+            switch spec {
+            case .null: posix_spawn_file_actions_adddup2(&actions, try devNull(), target)
+            case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, target)
+            case .capture:
+                let p = try cloexecPipe()
+                posix_spawn_file_actions_adddup2(&actions, p.write, target)
+                readers[p.read] = Int(target)
+            }
+        }
+        if let closefrom = SpawnExtensions.addClosefrom {
+            _ = closefrom(&actions, 3)
+        }
+        if let dir = currentDirectory {
+            guard let chdir = SpawnExtensions.addChdir else { throw SpawnError(description: "posix_spawn_file_actions_addchdir_np is missing") }
+            _ = dir.withCString { chdir(&actions, $0) }
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGTTOU, SIGTTIN] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in env { free(p) } }
+
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
+        guard rc == 0 else { throw SpawnError(description: "\(executable): \(String(cString: strerror(rc)))") }
+
+        // The child's ends are ours no more.
+        let childEnds = Set(toClose).subtracting(readers.keys).subtracting(stdinWriter >= 0 ? [stdinWriter] : [])
+        for fd in childEnds { close(fd) }
+        toClose.removeAll { childEnds.contains($0) }
+        if stdinWriter >= 0 {
+            _ = fcntl(stdinWriter, F_SETFL, fcntl(stdinWriter, F_GETFL) | O_NONBLOCK)
+            if pendingInput.isEmpty { close(stdinWriter); toClose.removeAll { $0 == stdinWriter }; stdinWriter = -1 }
+        }
+
+        var out = Data(), err = Data()
+        var status: Int32 = 0
+        var exited = false, timedOut = false
+        let start = Date()
+        var deadline = start.addingTimeInterval(timeout)
+        var exitedAt: Date?
+        var inputOffset = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if !exited {
+                let w = waitpid(pid, &status, WNOHANG)
+                if w == pid || (w < 0 && errno == ECHILD) { exited = true; exitedAt = Date() }
+            }
+            // Done when the child is gone and its pipes are at end of file; a grandchild holding
+            // a pipe open gets 2 s more, then the rest is left unread.
+            if exited && (readers.isEmpty || Date().timeIntervalSince(exitedAt!) > 2) { break }
+            if !exited && Date() >= deadline {
+                if !timedOut {
+                    timedOut = true
+                    kill(-pid, SIGTERM); kill(pid, SIGTERM)
+                    deadline = Date().addingTimeInterval(5)
+                } else {
+                    kill(-pid, SIGKILL); kill(pid, SIGKILL)
+                    waitpid(pid, &status, 0)
+                    exited = true; exitedAt = Date()
+                    break
+                }
+            }
+            var pfds = readers.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if stdinWriter >= 0 { pfds.append(pollfd(fd: stdinWriter, events: Int16(POLLOUT), revents: 0)) }
+            if pfds.isEmpty { usleep(10_000); continue }
+            _ = poll(&pfds, nfds_t(pfds.count), 20)
+            for p in pfds where p.revents != 0 {
+                if p.fd == stdinWriter {
+                    let n = pendingInput.withUnsafeBytes { write(stdinWriter, $0.baseAddress! + inputOffset, $0.count - inputOffset) }
+                    if n > 0 { inputOffset += n }
+                    if inputOffset >= pendingInput.count || (n < 0 && errno != EAGAIN && errno != EINTR) {
+                        close(stdinWriter); toClose.removeAll { $0 == stdinWriter }; stdinWriter = -1
+                    }
+                    continue
+                }
+                let n = read(p.fd, &buffer, buffer.count)
+                if n > 0 {
+                    if readers[p.fd] == 1 { out.append(contentsOf: buffer[0..<n]) } else { err.append(contentsOf: buffer[0..<n]) }
+                } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+                    readers[p.fd] = nil
+                    close(p.fd); toClose.removeAll { $0 == p.fd }
+                }
+            }
+        }
+        let signalled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
+        return Result(exitStatus: signalled ? nil : (status >> 8) & 0xff, signal: signalled ? status & 0x7f : nil,
+                      timedOut: timedOut, out: out, err: err)
+    }
+}
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34) and `…_addchdir_np` (2.29), which
+/// the Swift Glibc module does not declare; looked up once with `dlsym`.
+private enum SpawnExtensions {
+    typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    static let addClosefrom: AddClosefrom? = symbol("posix_spawn_file_actions_addclosefrom_np")
+    static let addChdir: AddChdir? = symbol("posix_spawn_file_actions_addchdir_np")
+    static func symbol<T>(_ name: String) -> T? {
+        guard let handle = dlopen(nil, RTLD_NOW), let s = dlsym(handle, name) else { return nil }
+        return unsafeBitCast(s, to: T.self)
+    }
+}
