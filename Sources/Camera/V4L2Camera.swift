@@ -391,18 +391,19 @@ public final class V4L2CameraSource: FrameSource {
         guard used > 0 else { stats.skippedFrames += 1; return nil }
         let bytes = Array(UnsafeRawBufferPointer(start: buffers[i].address, count: used))
         let w = granted.size.width, h = granted.size.height
-        var jpeg: [UInt8]? = nil
         let rgb: Image?
         switch granted.fourcc {
         case .mjpeg, .jpeg:
             var j = bytes
             if let soi = firstSOI(j), let end = MJPEGStreamParser.endOfImage(j, soi: soi), end < j.count { j = Array(j[soi..<end]) }
             let before = decoder.stats
-            rgb = decoder.decode(j)
+            let gray = decoder.decode(j, layout: .gray)
             stats.warnedFrames += decoder.stats.warnedFrames - before.warnedFrames
             stats.skippedFrames += decoder.stats.skippedFrames - before.skippedFrames
-            if rgb == nil { return nil }
-            jpeg = j
+            guard let gray else { return nil }
+            let t = timestampMs(buf)
+            defer { delivered += 1 }
+            return VideoFrame(index: delivered, timestampMs: t, jpeg: j, gray: gray)
         case .yuyv:
             rgb = PixelConvert.yuyvToRGB(bytes[...], width: w, height: h, bytesPerLine: bytesPerLine > 0 ? bytesPerLine : nil)
         case .nv12:
@@ -425,7 +426,7 @@ public final class V4L2CameraSource: FrameSource {
         guard let image = rgb else { stats.skippedFrames += 1; return nil }   // short buffer
         let t = timestampMs(buf)
         defer { delivered += 1 }
-        return VideoFrame(index: delivered, timestampMs: t, rgb: image, jpeg: jpeg)
+        return VideoFrame(index: delivered, timestampMs: t, rgb: image)
     }
 
     private func firstSOI(_ b: [UInt8]) -> Int? {

@@ -16,6 +16,17 @@ public protocol FaceDetecting: AnyObject {
     /// Faces in `image` (layout `.gray`), boxes in that image's pixels, most confident first.
     /// - Throws: a backend error (`FaceModelError` for dlib).
     func detect(gray image: Image) throws -> [FaceDetection]
+    /// As `detect(gray:)`, but the caller needs only faces up to about `maxFaceSize` pixels wide
+    /// (in `image`'s pixels), so a backend may skip the scales of larger faces. It may still
+    /// return larger faces.
+    func detect(gray image: Image, maxFaceSize: Double) throws -> [FaceDetection]
+}
+
+extension FaceDetecting {
+    /// Backends without a cheaper bounded search search everything.
+    public func detect(gray image: Image, maxFaceSize: Double) throws -> [FaceDetection] {
+        try detect(gray: image)
+    }
 }
 
 /// A landmark model: points of one face given its detector box. dlib's 68-point shape predictor is

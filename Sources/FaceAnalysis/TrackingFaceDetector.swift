@@ -6,20 +6,43 @@ public struct DetectionStrategy: Sendable, Equatable {
     /// Width of the downscaled full-frame search (the issue: "about 320 px wide"). At 320 for a
     /// 640-wide frame, faces from about 160 px are found (dlib's window is 80 px).
     public var downscaledWidth: Int = 320
-    /// Search the full-resolution frame when the downscaled search finds nothing (finds faces
-    /// down to dlib's ~80 px minimum).
+    /// Search the full-resolution frame when neither the ROI nor the downscaled search finds a
+    /// face (finds faces down to dlib's ~80 px minimum). While a face is tracked it does not run,
+    /// so a second face smaller than the downscaled search's minimum (~160 px at 640 wide) that
+    /// enters outside the ROI is not seen until the track is lost.
     public var fullResolutionFallback: Bool = true
+    /// While no face is found, the full-resolution fallback (25–40 ms on a 640×480 frame, one
+    /// core) runs on the first search that finds nothing and then on every N-th such search
+    /// (N = 3; with `idleSearchInterval` 2, five times a second at 30 fps). A face too small
+    /// for the downscaled search is then found within 2·N frames and tracked in its ROI from
+    /// then on. N = 1 runs it on every search.
+    public var fullResolutionInterval: Int = 3
+    /// While no face was found on the previous frame, the frame is searched only every N-th
+    /// frame (N = 2: 15 times a second at 30 fps); the frames between report no face without a
+    /// search. A face coming into view is found at most N − 1 frames late; a tracked face that
+    /// is lost is searched for at once. N = 1 searches every frame.
+    public var idleSearchInterval: Int = 2
     /// Tracking ROI: the last faces' bounding box grown by this fraction of the face size on
-    /// every side (0.4: a move of 0.4 face between analysed frames, ~100 px for a 240-px face at
-    /// 15 fps, stays inside; a larger jump falls back to the full-frame search).
-    public var roiMargin: Double = 0.4
+    /// every side (0.3: a move of 0.3 face between analysed frames, ~70 px for a 240-px face,
+    /// stays inside; a larger jump falls back to the full-frame search). 0.4 cost 25 % more HOG
+    /// time for no detection gained on shared/media.
+    public var roiMargin: Double = 0.3
     /// In the ROI, the frame is shrunk so that the last face measures about this many pixels:
-    /// dlib's 80-px window plus room for the face to shrink by 20 % before the ROI loses it.
-    /// The HOG cost grows with the ROI's pixels, so this is the main speed knob.
+    /// dlib's 80-px window plus room for the face to shrink by 10 % before the ROI loses it.
+    /// The HOG cost grows with the ROI's pixels, so this is the main speed knob: with the 0.3
+    /// margin, 90 px takes 1.8 ms a frame where 100 px with a 0.4 margin took 2.9 ms (long.avi).
     public var roiFaceSize: Double = 100
-    /// Every N-th frame also searches the whole frame, so that a second face entering outside the
-    /// ROI is found (N = 5: one third of a second at 15 fps).
-    public var fullSearchInterval: Int = 5
+    /// The ROI scale is kept while the tracked face measures within this range × `roiFaceSize`
+    /// at it (hysteresis, see `TrackingFaceDetector`). The ROI search looks for faces up to one
+    /// pyramid step (× 1.2) above the upper bound, since a face near a step can come back one
+    /// step larger on the next frame: 135 px, 4 dlib pyramid levels instead of 5–6. At 1.35 the
+    /// search needed 5 levels (a tracked 126-px face came back at 150 px, long.avi frame 80).
+    public var roiKeepScaleWithin: ClosedRange<Double> = 0.9...1.25
+    /// Every N-th frame also searches the whole frame (downscaled), so that a second face
+    /// entering outside the ROI is found (N = 10: a third of a second at 30 analysed frames a
+    /// second). That search costs about 4× the ROI search; at N = 5 it was a third of all
+    /// analysis time on shared/media long.avi.
+    public var fullSearchInterval: Int = 10
     public init() {}
 }
 
@@ -33,6 +56,10 @@ public final class TrackingFaceDetector {
     /// Boxes of the last frame, in source pixels (empty: no track).
     public private(set) var lastFaces: [Rect] = []
     private var framesSinceFullSearch = 0
+    /// Searches still to skip before the next full-resolution fallback (0: run it when needed).
+    private var fallbackSkips = 0
+    /// Idle frames (no face on the previous one) still to skip before the next search.
+    private var idleSkips = 0
     /// The ROI shrink factor in use, kept while the tracked face stays within ±(15…35) % of
     /// `roiFaceSize` at it (hysteresis). Recomputing it from every new box fed dlib's 5/6 pyramid
     /// quantisation back into the next frame's scale and made the box cycle by ±15 % on a still
@@ -48,7 +75,7 @@ public final class TrackingFaceDetector {
     }
 
     /// Forgets the track (e.g. when the source restarts).
-    public func reset() { lastFaces = []; framesSinceFullSearch = 0; roiScale = nil }
+    public func reset() { lastFaces = []; framesSinceFullSearch = 0; fallbackSkips = 0; idleSkips = 0; roiScale = nil }
 
     /// Faces on `gray` (the full source frame), boxes in its pixels, most confident first.
     /// - Throws: the backend's error.
@@ -56,7 +83,10 @@ public final class TrackingFaceDetector {
         lastPasses = []
         var found: [FaceDetection] = []
         framesSinceFullSearch += 1
-        if !lastFaces.isEmpty {
+        if lastFaces.isEmpty {
+            if idleSkips > 0 { idleSkips -= 1; return [] }
+            idleSkips = max(0, strategy.idleSearchInterval - 1)
+        } else {
             found = try searchROI(gray)
         }
         if found.isEmpty || framesSinceFullSearch >= strategy.fullSearchInterval {
@@ -64,15 +94,20 @@ public final class TrackingFaceDetector {
             var global = try search(gray, roi: Rect(x: 0, y: 0, w: Double(gray.width), h: Double(gray.height)),
                                     scale: min(1, Double(strategy.downscaledWidth) / Double(max(gray.width, 1))),
                                     pass: .downscaled)
-            if global.isEmpty && strategy.fullResolutionFallback && gray.width > strategy.downscaledWidth {
-                global = try search(gray, roi: Rect(x: 0, y: 0, w: Double(gray.width), h: Double(gray.height)),
-                                    scale: 1, pass: .fullResolution)
+            if global.isEmpty && found.isEmpty && strategy.fullResolutionFallback && gray.width > strategy.downscaledWidth {
+                if fallbackSkips == 0 {
+                    global = try search(gray, roi: Rect(x: 0, y: 0, w: Double(gray.width), h: Double(gray.height)),
+                                        scale: 1, pass: .fullResolution)
+                    fallbackSkips = max(0, strategy.fullResolutionInterval - 1)
+                } else {
+                    fallbackSkips -= 1
+                }
             }
             found = Self.merge(found, global)
         }
         found.sort { $0.score > $1.score }
         lastFaces = found.map(\.box)
-        if found.isEmpty { roiScale = nil }
+        if found.isEmpty { roiScale = nil } else { fallbackSkips = 0; idleSkips = 0 }
         return found
     }
 
@@ -91,7 +126,7 @@ public final class TrackingFaceDetector {
         var scale = min(1, strategy.roiFaceSize / max(minSize, 1))
         if let kept = roiScale {
             let faceAtKept = minSize * kept
-            if faceAtKept >= 0.85 * strategy.roiFaceSize && faceAtKept <= 1.35 * strategy.roiFaceSize { scale = kept }
+            if strategy.roiKeepScaleWithin.contains(faceAtKept / strategy.roiFaceSize) { scale = kept }
         }
         roiScale = scale
         // Snap the ROI origin to the HOG cell grid (8 px at the shrunk scale) so a still face
@@ -102,15 +137,19 @@ public final class TrackingFaceDetector {
             minX = (minX / cell).rounded(.down) * cell
             minY = (minY / cell).rounded(.down) * cell
         }
-        return try search(gray, roi: Rect(x: minX, y: minY, w: maxX - minX, h: maxY - minY), scale: scale, pass: .roi)
+        return try search(gray, roi: Rect(x: minX, y: minY, w: maxX - minX, h: maxY - minY), scale: scale, pass: .roi,
+                          maxFaceSize: strategy.roiFaceSize * strategy.roiKeepScaleWithin.upperBound * 1.2)
     }
 
-    private func search(_ gray: Image, roi: Rect, scale: Double, pass: Pass) throws -> [FaceDetection] {
+    /// Searches `roi` of `gray` shrunk by `scale`; `maxFaceSize` (pixels of the shrunk image)
+    /// bounds the faces looked for.
+    private func search(_ gray: Image, roi: Rect, scale: Double, pass: Pass, maxFaceSize: Double? = nil) throws -> [FaceDetection] {
         lastPasses.append(pass)
         let (img, sx, sy) = GrayResample.cropAndShrink(gray, roi: roi, scale: scale)
         guard img.width >= 20, img.height >= 20 else { return [] }
         let ox = max(0, roi.x.rounded(.down)), oy = max(0, roi.y.rounded(.down))
-        return try backend.detect(gray: img).map {
+        let faces = try maxFaceSize.map { try backend.detect(gray: img, maxFaceSize: $0) } ?? backend.detect(gray: img)
+        return faces.map {
             FaceDetection(box: Rect(x: ox + $0.box.x / sx, y: oy + $0.box.y / sy, w: $0.box.w / sx, h: $0.box.h / sy),
                           score: $0.score)
         }

@@ -57,9 +57,9 @@ public struct JPEGFrameDecoder: Sendable {
         self.expectedWidth = expectedWidth; self.expectedHeight = expectedHeight
     }
 
-    /// Returns the decoded RGB image, or nil when the frame is skipped (counted). A libjpeg
-    /// warning still returns the image and counts in `stats.warnedFrames`.
-    public mutating func decode(_ jpeg: [UInt8]) -> Image? {
+    /// Returns the decoded image (`layout` .rgb or .gray), or nil when the frame is skipped
+    /// (counted). A libjpeg warning still returns the image and counts in `stats.warnedFrames`.
+    public mutating func decode(_ jpeg: [UInt8], layout: Image.Layout = .rgb) -> Image? {
         if let w = expectedWidth, let h = expectedHeight, w > 0, h > 0 {
             guard let d = try? JPEGCodec.dimensions(of: jpeg), d.width == w, d.height == h else {
                 stats.skippedFrames += 1
@@ -67,7 +67,7 @@ public struct JPEGFrameDecoder: Sendable {
             }
         }
         do {
-            let r = try JPEGCodec.decode(jpeg, layout: .rgb)
+            let r = try JPEGCodec.decode(jpeg, layout: layout)
             if r.warning != nil { stats.warnedFrames += 1 }
             return r.image
         } catch {
@@ -115,10 +115,10 @@ public final class AVIFileSource: FrameSource {
             let chunk = index.chunks[next]
             next += 1
             let jpeg = Array(bytes[chunk.range])
-            guard let rgb = decoder.decode(jpeg) else { continue }
+            guard let gray = decoder.decode(jpeg, layout: .gray) else { continue }
             let t = Int((Double(chunk.streamPosition) * 1000 / info.fps).rounded())
             defer { delivered += 1 }
-            return VideoFrame(index: delivered, timestampMs: t, rgb: rgb, jpeg: jpeg)
+            return VideoFrame(index: delivered, timestampMs: t, jpeg: jpeg, gray: gray)
         }
         return nil
     }
@@ -157,10 +157,10 @@ public final class MJPEGFileSource: FrameSource {
         while let f = MJPEGStreamParser.nextFrame(in: bytes, from: position) {
             position = f.range.upperBound
             let jpeg = Array(bytes[f.range])
-            guard let rgb = decoder.decode(jpeg) else { continue }
+            guard let gray = decoder.decode(jpeg, layout: .gray) else { continue }
             let t = Int((Double(delivered) * 1000 / info.fps).rounded())
             defer { delivered += 1 }
-            return VideoFrame(index: delivered, timestampMs: t, rgb: rgb, jpeg: jpeg)
+            return VideoFrame(index: delivered, timestampMs: t, jpeg: jpeg, gray: gray)
         }
         position = bytes.count
         return nil

@@ -8,10 +8,19 @@ import Testing
 final class SquareFinder: FaceDetecting, @unchecked Sendable {
     var minSize: Int
     var calls: [(w: Int, h: Int)] = []
+    /// The `maxFaceSize` of each bounded call (nil for an unbounded one), in call order.
+    var bounds: [Double?] = []
     init(minSize: Int = 80) { self.minSize = minSize }
+
+    func detect(gray image: Image, maxFaceSize: Double) throws -> [FaceDetection] {
+        let found = try detect(gray: image)
+        bounds[bounds.count - 1] = maxFaceSize
+        return found
+    }
 
     func detect(gray image: Image) throws -> [FaceDetection] {
         calls.append((image.width, image.height))
+        bounds.append(nil)
         var seen = [Bool](repeating: false, count: image.width * image.height)
         var out: [FaceDetection] = []
         for y in 0..<image.height { for x in 0..<image.width where image.pixels[y * image.width + x] == 255 && !seen[y * image.width + x] {
@@ -78,22 +87,61 @@ func squares(_ rects: [(Int, Int, Int)], width: Int = 640, height: Int = 480) ->
         #expect(found.map(\.box) == [Rect(x: 300, y: 200, w: 100, h: 100)])
     }
 
-    /// Next frame: the ROI around the last face is searched first, shrunk so the face is ~100 px;
-    /// every 5th frame the whole frame is searched too, so a second face entering is found.
+    /// Next frame: the ROI around the last face is searched first, shrunk so the face is ~100 px
+    /// and bounded to faces of 150 px there (one pyramid step above the 125 % keep range); every
+    /// `fullSearchInterval`-th frame the whole frame is searched too, so a second face entering
+    /// is found.
     @Test func tracksInTheROIAndRescans() throws {
         let finder = SquareFinder()
         let det = TrackingFaceDetector(backend: finder)
+        let interval = det.strategy.fullSearchInterval
+        #expect(interval == 10)
         _ = try det.detect(gray: squares([(100, 120, 200)]))
-        finder.calls = []
+        finder.calls = []; finder.bounds = []
         let f2 = try det.detect(gray: squares([(110, 120, 200)]))
         #expect(det.lastPasses == [.roi])
         #expect(f2.count == 1 && abs(f2[0].box.x - 110) <= 2 && abs(f2[0].box.w - 200) <= 4)
         #expect(finder.calls.count == 1 && finder.calls[0].w < 320)
-        for _ in 0..<3 { _ = try det.detect(gray: squares([(110, 120, 200), (420, 100, 180)])) }
+        #expect(finder.bounds.count == 1 && abs((finder.bounds[0] ?? 0) - 150) < 1e-9)
+        for _ in 0..<(interval - 2) { _ = try det.detect(gray: squares([(110, 120, 200), (420, 100, 180)])) }
         #expect(det.lastPasses == [.roi])
-        let f5 = try det.detect(gray: squares([(110, 120, 200), (420, 100, 180)]))
+        let rescan = try det.detect(gray: squares([(110, 120, 200), (420, 100, 180)]))
         #expect(det.lastPasses == [.roi, .downscaled])
-        #expect(f5.count == 2)
+        #expect(rescan.count == 2)
+    }
+
+    /// With no face on the last frame, only every `idleSearchInterval`-th frame is searched, and
+    /// the full-resolution fallback runs on every `fullResolutionInterval`-th of those searches;
+    /// a face that appears is then tracked on every frame.
+    @Test func idleFramesAreSearchedLessOften() throws {
+        let det = TrackingFaceDetector(backend: SquareFinder())
+        #expect(det.strategy.idleSearchInterval == 2 && det.strategy.fullResolutionInterval == 3)
+        var passes: [[TrackingFaceDetector.Pass]] = []
+        for _ in 0..<8 {
+            #expect(try det.detect(gray: squares([])).isEmpty)
+            passes.append(det.lastPasses)
+        }
+        #expect(passes == [[.downscaled, .fullResolution], [], [.downscaled], [], [.downscaled], [],
+                           [.downscaled, .fullResolution], []])
+        let small = try det.detect(gray: squares([(300, 200, 100)]))   // a searched frame: found at full resolution
+        #expect(det.lastPasses == [.downscaled] && small.isEmpty, "not a full-resolution turn yet")
+        _ = try det.detect(gray: squares([(300, 200, 100)]))             // skipped (idle)
+        #expect(det.lastPasses.isEmpty)
+        let found = try det.detect(gray: squares([(300, 200, 100)]))
+        #expect(det.lastPasses == [.downscaled] && found.isEmpty)
+        _ = try det.detect(gray: squares([(300, 200, 100)]))
+        let third = try det.detect(gray: squares([(300, 200, 100)]))
+        #expect(det.lastPasses == [.downscaled, .fullResolution] && third.count == 1)
+        _ = try det.detect(gray: squares([(302, 200, 100)]))
+        #expect(det.lastPasses == [.roi], "tracked from the next frame on, no idle skipping")
+    }
+
+    /// dlib levels for a face bound: level k finds faces of about 80·1.2^k px (±10 %).
+    @Test func pyramidLevelsForAFaceBound() {
+        #expect(DlibHOGDetector.pyramidLevels(forFaceSize: 80) == 1)
+        #expect(DlibHOGDetector.pyramidLevels(forFaceSize: 105) == 2)   // 88·1.2 = 105.6
+        #expect(DlibHOGDetector.pyramidLevels(forFaceSize: 150) == 4)   // 88·1.2³ = 152
+        #expect(DlibHOGDetector.pyramidLevels(forFaceSize: 153) == 5)
     }
 
     @Test func lostTrackSearchesAgain() throws {

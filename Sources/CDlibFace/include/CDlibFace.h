@@ -14,17 +14,31 @@ typedef struct cdf_shape_predictor cdf_shape_predictor;
 /// One detection: bounding box in pixels of the buffer given, and dlib's detection confidence.
 typedef struct { double x, y, w, h, score; } cdf_box;
 
-/// dlib::get_frontal_face_detector() (HOG + linear SVM, 5 rotated/frontal filters).
-cdf_detector *cdf_detector_create(void);
+/// How a model cache file was used (`cacheUse` out-parameters).
+enum { CDF_CACHE_NONE = 0, CDF_CACHE_READ = 1, CDF_CACHE_WRITTEN = 2, CDF_CACHE_UNWRITABLE = 3 };
+
+/// dlib::get_frontal_face_detector() (HOG + linear SVM, 5 rotated/frontal filters). With a
+/// `cachePath`, the detector is read from that file when it holds this dlib version's detector,
+/// else built and written there (temporary name, then rename). `cacheUse` (may be NULL) tells
+/// which. Returns NULL when dlib fails.
+cdf_detector *cdf_detector_create(const char *cachePath, int *cacheUse);
 void cdf_detector_destroy(cdf_detector *d);
 /// Detects faces on an 8-bit gray buffer (`stride` bytes per row). `adjustThreshold` is dlib's
-/// adjust_threshold (0 = default). Writes at most `maxBoxes` boxes; returns the number of faces
-/// found (may exceed maxBoxes), or -1 on error with a message in `err`.
+/// adjust_threshold (0 = default). `maxPyramidLevels` > 0 scans only that many levels of the
+/// 5/6 image pyramid (level k finds faces of about 80·1.2^k px); 0 scans them all. Writes at
+/// most `maxBoxes` boxes; returns the number of faces found (may exceed maxBoxes), or -1 on
+/// error with a message in `err`.
 int cdf_detect(cdf_detector *d, const uint8_t *gray, int width, int height, int stride,
-               double adjustThreshold, cdf_box *boxes, int maxBoxes, char *err, size_t errSize);
+               double adjustThreshold, int maxPyramidLevels, cdf_box *boxes, int maxBoxes, char *err, size_t errSize);
 
-/// Loads a shape predictor (.dat). Returns NULL with a message in `err` on failure.
-cdf_shape_predictor *cdf_shape_predictor_load(const char *path, char *err, size_t errSize);
+/// Loads a shape predictor (.dat, dlib serialization version 1). With `reference` = 0 the trees
+/// are packed for speed (same points as dlib); with 1 dlib's own shape_predictor evaluates them
+/// (the oracle for tests). With a `cachePath` (packed only), the packed trees are read from that
+/// file when it was made from this model file (same size and modification time; checked by a
+/// hash), else packed from `path` and written there. `cacheUse` (may be NULL) tells which.
+/// Returns NULL with a message in `err` on failure.
+cdf_shape_predictor *cdf_shape_predictor_load(const char *path, int reference, const char *cachePath, int *cacheUse,
+                                              char *err, size_t errSize);
 void cdf_shape_predictor_destroy(cdf_shape_predictor *p);
 /// Number of parts (68 for the iBUG 300-W model).
 int cdf_shape_predictor_parts(const cdf_shape_predictor *p);
