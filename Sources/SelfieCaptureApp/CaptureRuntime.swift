@@ -51,6 +51,11 @@ public final class CaptureRuntime {
     var recentFrames: [VideoFrame] = []
     var lastAnalysis: FrameAnalysis?
     var preview: PreviewImage?
+    /// When the landmark model started loading and how long it took (ms, the run's clock /
+    /// the loader's), for the loading screen.
+    var modelLoadStartMs: Int?
+    var modelLoadMs: Int?
+    var loadingTick = -1
 
     // Recording.
     var writer: MJPEGAVIWriter?
@@ -206,8 +211,10 @@ public final class CaptureRuntime {
         guard !modelAnnounced else { return }
         switch modelState.value {
         case .loading: return
-        case .loaded(let model, _):
+        case .loaded(let model, let ms):
             modelAnnounced = true
+            modelLoadMs = ms
+            needsRedraw = true
             if let worker, let analyzer {
                 let box = UncheckedBox(analyzer)
                 worker.runOnAnalysisThread { box.value.landmarks = model }
@@ -341,13 +348,21 @@ public final class CaptureRuntime {
 
     func draw() {
         let now = clock.nowMs()
+        // While the model loads, the loading screen's time counts up in tenths of a second.
+        if machine.screen == .loading, modelLoadMs == nil, let start = modelLoadStartMs, (now - start) / 100 != loadingTick {
+            loadingTick = (now - start) / 100
+            needsRedraw = true
+        }
         // At most ~30 screens a second of the run's clock on the capture screen (a camera's
         // rate); other screens draw when they change.
         guard needsRedraw, lastDrawMs.map({ now - $0 >= 33 }) ?? true || machine.screen != .capture else { return }
         needsRedraw = false
         lastDrawMs = now
+        let loading = LoadingViewState(stage: machine.loadingStage,
+                                       elapsedMs: modelLoadMs == nil ? modelLoadStartMs.map { now - $0 } : nil,
+                                       modelLoadMs: modelLoadMs)
         let view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
-                                   loading: LoadingViewState(stage: machine.loadingStage),
+                                   loading: loading,
                                    result: resultView())
         let context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
         backend.draw(Screens.render(view, context: context))
@@ -421,6 +436,7 @@ public final class CaptureRuntime {
             return
         }
         modelState.set(.loading)
+        modelLoadStartMs = clock.nowMs()
         let state = modelState
         LandmarkModelLoader.loadInBackground { progress in
             switch progress {

@@ -8,8 +8,14 @@ public struct LoadingViewState: Sendable, Equatable {
     public var progress: Double?
     /// A message replacing the stage's text (from `LoadingView.onPreFeatureLoading`).
     public var message: String?
-    public init(stage: LoadingStage = .model, progress: Double? = nil, message: String? = nil) {
+    /// How long the face model has been loading, in ms (shown as seconds while it loads).
+    public var elapsedMs: Int?
+    /// The face model's load time in ms, once it has loaded (shown on the camera stage).
+    public var modelLoadMs: Int?
+    public init(stage: LoadingStage = .model, progress: Double? = nil, message: String? = nil,
+                elapsedMs: Int? = nil, modelLoadMs: Int? = nil) {
         self.stage = stage; self.progress = progress; self.message = message
+        self.elapsedMs = elapsedMs; self.modelLoadMs = modelLoadMs
     }
 }
 
@@ -160,7 +166,19 @@ public enum Screens {
                                 fraction: p, percentText: c.strings.text("selfie_capture_recording_progress", [.int(Int((p * 100).rounded()))]),
                                 theme: c.theme, glyphs: c.glyphs)
         }
-        return RenderedScreen(canvas: canvas, lines: [title, message], status: nil)
+        var lines = [title, message]
+        // The model's load time once known; while it loads, the time so far (drawn only: the
+        // plain renderer would print every tick).
+        let timeY = mid + (s.progress == nil ? 2 : 4)
+        if let ms = s.modelLoadMs {
+            let ready = c.strings.text("selfie_capture_loading_model_ready", [.double(Double(ms) / 1000)])
+            canvas.putCentered(ready, in: r, y: timeY, style: c.theme.style(.label))
+            lines.append(ready)
+        } else if let ms = s.elapsedMs, ms >= 0 {
+            canvas.putCentered(c.strings.text("selfie_capture_loading_elapsed", [.double(Double(ms) / 1000)]), in: r, y: timeY,
+                               style: c.theme.style(.label))
+        }
+        return RenderedScreen(canvas: canvas, lines: lines, status: nil)
     }
 
     static func keysHelp(_ canvas: inout Canvas, _ key: String, _ c: RenderContext, y: Int) -> String {

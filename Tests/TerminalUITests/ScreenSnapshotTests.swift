@@ -26,6 +26,8 @@ enum Fixture {
         let oval = OvalGeometry(FaceOval.standard, frameWidth: img.width, frameHeight: img.height)
         return [
             ("loading", .loading(LoadingViewState(stage: .model, progress: 0.4))),
+            ("loading-elapsed", .loading(LoadingViewState(stage: .model, elapsedMs: 1250))),
+            ("loading-camera-model-ready", .loading(LoadingViewState(stage: .camera, modelLoadMs: 32))),
             ("instructions", .instructions),
             ("permission", .cameraPermission(pending: false)),
             ("permission-denied", .cameraPermissionDenied(devicePath: "/dev/video0")),
