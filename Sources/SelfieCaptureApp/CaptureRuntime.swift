@@ -320,6 +320,7 @@ public final class CaptureRuntime {
 
     func judge(_ a: FrameAnalysis) {
         lastAnalysis = a
+        attach(a)
         let g = guidance.judge(a)
         if let log = analysisLog { try? log.write(AnalysisLog.jsonLine(a, g) + "\n") }
         send(.frameGuided(g))
@@ -519,8 +520,20 @@ public final class CaptureRuntime {
         }
     }
 
+    /// Gives a recorded frame its analysis. In realtime the analysis of a frame arrives after
+    /// the frame was written (the analyser runs on its own thread), so it is matched by index.
+    func attach(_ a: FrameAnalysis) {
+        guard let i = recorded.lastIndex(where: { $0.index == a.frameIndex }), recorded[i].analysis == nil else { return }
+        recorded[i].analysis = a
+    }
+
     func writeResult() {
         guard let folder, let s = summary else { return }
+        if let worker {
+            // The last recorded frames may still be in the analyser.
+            worker.waitUntilIdle()
+            for r in worker.takeResults() { if case .success(let a) = r { attach(a) } }
+        }
         let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
                                      recorded: recorded, setup: setup)
         do { _ = try folder.write(Array(json.utf8), to: "result.json") } catch {

@@ -28,7 +28,9 @@ enum ResultWriter {
             return d
         }
         root["frames"] = recorded.map { r -> [String: Any] in
-            var d: [String: Any] = ["frameIndex": r.index, "timestampMs": r.timestampMs]
+            // `analysed` is false for a frame the realtime analyser skipped (it keeps only the
+            // newest frame when it falls behind); its face fields are then absent.
+            var d: [String: Any] = ["frameIndex": r.index, "timestampMs": r.timestampMs, "analysed": r.analysis != nil]
             if let a = r.analysis {
                 d["faceCount"] = a.faces.count
                 if let f = a.faces.first {

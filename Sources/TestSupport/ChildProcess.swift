@@ -60,6 +60,9 @@ public enum ChildProcess {
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            currentDirectory: String? = nil, stdin: Input = .null, stdout: Output = .capture,
                            stderr: Output = .capture, timeout: TimeInterval) throws -> Result {
+        // A child that exits before reading all its input must not kill the test process
+        // with SIGPIPE when we write the rest (the write then fails with EPIPE instead).
+        _ = ignoreSIGPIPE
         var toClose: [Int32] = []   // our descriptors, closed on every path
         defer { for fd in toClose { close(fd) } }
         func cloexecPipe() throws -> (read: Int32, write: Int32) {
@@ -201,6 +204,8 @@ public enum ChildProcess {
                       timedOut: timedOut, out: out, err: err)
     }
 }
+
+private let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
 
 /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34) and `…_addchdir_np` (2.29), which
 /// the Swift Glibc module does not declare; looked up once with `dlsym`.
