@@ -94,7 +94,7 @@ public final class AVIFileSource: FrameSource {
     public init(path: String) throws {
         bytes = try InputFile.read(path)
         do { index = try AVIParser.parse(bytes) } catch let e as AVIParseError {
-            throw MediaError.malformed(path: path, reason: "not a readable AVI file (\(e))")
+            throw MediaError.malformed(path: path, reason: "not a readable AVI file: \(e)")
         }
         let codec = index.compression.uppercased()
         guard ["MJPG", "AVRN", "LJPG", "JPEG", "MJPA", "JPGL"].contains(codec) || index.handler.uppercased() == "MJPG" else {
@@ -209,7 +209,7 @@ public final class Y4MSource: FrameSource {
             parser = try Y4MParser(stream: ByteStream(read: InputFile.reader(fd: fd)))
         } catch {
             if ownsDescriptor { Glibc.close(fileDescriptor) }
-            throw MediaError.malformed(path: name, reason: "not a readable y4m stream (\(error))")
+            throw MediaError.malformed(path: name, reason: "not a readable y4m stream: \(error)")
         }
         header = parser.header
         info = SourceInfo(kind: .y4m, width: header.width, height: header.height, fps: header.fps ?? 30,

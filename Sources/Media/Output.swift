@@ -56,7 +56,7 @@ public struct OutputFolder: Sendable {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             } catch {
-                throw MediaError.cannotCreateOutput(path: path, reason: (error as NSError).localizedDescription)
+                throw MediaError.cannotCreateOutput(path: path, reason: Self.whyNotCreatable(path) ?? (error as NSError).localizedDescription)
             }
             _ = chmod(path, 0o700)   // umask may have removed bits we want; never adds group/other
         }
@@ -246,5 +246,24 @@ public final class FrameCollector {
             return (try JPEGCodec.encode(shrink(img), quality: payloadQuality), r)
         }
         return (try JPEGCodec.encode(shrink(frame.rgb), quality: payloadQuality), nil)
+    }
+}
+
+extension OutputFolder {
+    /// Why `path` cannot be made, in words (Foundation's message for this is a generic "The
+    /// operation could not be completed"): the first existing ancestor that is not a folder,
+    /// or one that cannot be written. nil when no cause is found.
+    static func whyNotCreatable(_ path: String) -> String? {
+        var ancestor = (path as NSString).deletingLastPathComponent
+        while !ancestor.isEmpty && ancestor != "/" {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDir) {
+                if !isDir.boolValue { return "'\(ancestor)' is a file, not a folder" }
+                if access(ancestor, W_OK | X_OK) != 0 { return "cannot write in '\(ancestor)': \(String(cString: strerror(errno)))" }
+                return nil
+            }
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        return nil
     }
 }

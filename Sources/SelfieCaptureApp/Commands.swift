@@ -43,7 +43,7 @@ public enum Commands {
     public static let analyze = CommandSpec(
         name: "analyze",
         summary: "run face analysis and guidance over a source, one JSON object per frame",
-        usage: "selfie-capture analyze --source SPEC [OPTIONS]",
+        usage: "selfie-capture analyze [--source SPEC] [OPTIONS]",
         options: [
             OptionSpec("--source", .text("SPEC"), help: sourceHelp),
             OptionSpec("--analysis-log", .text("FILE"), help: "write the JSON lines to FILE instead of stdout"),

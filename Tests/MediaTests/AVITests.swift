@@ -56,7 +56,7 @@ import TestSupport
         let dir = Tools.tempDir()
         let p = dir + "/x.avi"
         Tools.writeBytes(Array("RIFF\u{4}\0\0\0WAVEfmt ".utf8), p)
-        #expect(throws: MediaError.malformed(path: p, reason: "not a readable AVI file (notRIFFAVI)")) { try AVIFileSource(path: p) }
+        #expect(throws: MediaError.malformed(path: p, reason: "not a readable AVI file: it does not start with a RIFF 'AVI ' header")) { try AVIFileSource(path: p) }
         #expect(throws: MediaError.fileMissing(path: dir + "/none.avi")) { try AVIFileSource(path: dir + "/none.avi") }
         #expect(MediaError.fileMissing(path: "x").exitCodeHint == 66)
         #expect(MediaError.malformed(path: "x", reason: "").exitCodeHint == 65)

@@ -43,6 +43,10 @@ import TestSupport
                 if case .cannotCreateOutput(let path, _) = e { #expect(path == p) } else { Issue.record("\(e)") }
             } catch { Issue.record("\(error)") }
         }
+        // Below a regular file, the reason names that file (not Foundation's generic text).
+        do { _ = try OutputFolder.prepare(requested: "/etc/passwd/a/b") } catch let e as MediaError {
+            #expect(e == .cannotCreateOutput(path: "/etc/passwd/a/b", reason: "'/etc/passwd' is a file, not a folder"))
+        } catch { Issue.record("\(error)") }
     }
 }
 

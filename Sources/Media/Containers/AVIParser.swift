@@ -35,10 +35,19 @@ public struct AVIIndex: Sendable, Equatable {
 }
 
 /// Why an AVI could not be read.
-public enum AVIParseError: Error, Equatable, Sendable {
+public enum AVIParseError: Error, Equatable, Sendable, CustomStringConvertible {
     case notRIFFAVI
     case noVideoStream
     case noMoviList
+
+    /// The reason in words, for error messages.
+    public var description: String {
+        switch self {
+        case .notRIFFAVI: return "it does not start with a RIFF 'AVI ' header"
+        case .noVideoStream: return "it has no video stream"
+        case .noMoviList: return "it has no 'movi' list (no frames)"
+        }
+    }
 }
 
 /// A RIFF AVI parser (Microsoft AVI RIFF reference; OpenDML `AVIX` extensions): reads `hdrl`

@@ -43,10 +43,19 @@ public struct Y4MHeader: Sendable, Equatable {
 }
 
 /// Why a y4m stream could not be read.
-public enum Y4MParseError: Error, Equatable, Sendable {
+public enum Y4MParseError: Error, Equatable, Sendable, CustomStringConvertible {
     case notY4M
     case badHeader(String)
     case unsupportedChroma(String)
+
+    /// The reason in words, for error messages.
+    public var description: String {
+        switch self {
+        case .notY4M: return "it does not start with a 'YUV4MPEG2' header line"
+        case .badHeader(let why): return "bad header: \(why)"
+        case .unsupportedChroma(let c): return "chroma format '\(c)' is not supported (420, 422, 444, mono)"
+        }
+    }
 }
 
 /// A streaming YUV4MPEG2 reader over a `ByteStream` (file or pipe).
