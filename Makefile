@@ -16,11 +16,13 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-# The whole test run has a deadline (CI stops at 90 min, build included), and its output is
-# line-buffered, so a hang shows which tests had started instead of losing the last 4 KiB.
+# Without a terminal (CI) the test run has a deadline (CI stops at 90 min, build included) and
+# line-buffered output, so a hang shows which tests had started instead of losing the last
+# 4 KiB. In a terminal it runs as is (timeout's own process group would not get Ctrl-C).
 TEST_TIMEOUT ?= 45m
 test: build
-	stdbuf -oL -eL timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test
+	@if [ -t 1 ]; then $(SWIFT) test; \
+	else stdbuf -oL -eL timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test; fi
 
 demo: release
 	$(BIN_RELEASE) --source demo $(ARGS)
