@@ -37,10 +37,10 @@ struct cdf_shape_predictor {
         std::vector<uint32_t> splitStart, splitCount, leafStart;   // per tree
         std::vector<split> splits;
         std::vector<float> leaves;                                 // leafCount x dims floats per tree
-        std::vector<unsigned long> anchors;
-        std::vector<dlib::vector<float, 2>> deltas;
-        std::vector<uint32_t> anchorIndex;   // the same two lists in plain form, for the cache file
-        std::vector<float> deltaXY;
+        std::vector<uint32_t> anchorIndex;   // per feature pixel: its anchor landmark and offset
+        std::vector<float> deltaXY;          // (x, y) pairs; plain arrays, as in the cache file
+        std::vector<unsigned long> anchors;  // the same two lists as dlib's feature extraction
+        std::vector<dlib::vector<float, 2>> deltas;   // takes them (built by finish_packed)
     };
     dlib::matrix<float, 0, 1> initialShape;
     std::vector<cascade> cascades;
@@ -83,7 +83,8 @@ struct writer {
     FILE *f = nullptr; hasher h; uint64_t length = 0; bool ok = true;
     void raw(const void *p, size_t n) { if (n && std::fwrite(p, 1, n, f) != n) ok = false; h.add(p, n); length += n; }
     void u64(uint64_t x) { raw(&x, 8); }
-    template <class T> void arr(const std::vector<T> &v) { u64(v.size()); raw(v.data(), v.size() * sizeof(T)); }
+    /// A length-prefixed array (std::vector of plain values, or std::string).
+    template <class C> void arr(const C &v) { u64(v.size()); raw(v.data(), v.size() * sizeof(typename C::value_type)); }
 };
 
 struct reader {
@@ -93,11 +94,12 @@ struct reader {
         h.add(p, n); length += n; return true;
     }
     bool u64(uint64_t &x) { return raw(&x, 8); }
-    template <class T> bool arr(std::vector<T> &v) {
+    template <class C> bool arr(C &v) {
+        using T = typename C::value_type;
         uint64_t n = 0;
         if (!u64(n) || n > (limit - length) / sizeof(T)) return ok = false;
         v.resize(n);
-        return raw(v.data(), n * sizeof(T));
+        return n == 0 || raw(&v[0], n * sizeof(T));
     }
 };
 
@@ -134,6 +136,17 @@ template <class Body> static bool write(const char *path, kind k, uint64_t a, ui
     if (!w.ok || std::rename(tmp.c_str(), path) != 0) { std::remove(tmp.c_str()); return false; }
     return true;
 }
+/// The cache protocol of both models: `read()` from `cachePath` when there is one; otherwise
+/// `build()` and, with a path, `write()` there. `cacheUse` (may be NULL) tells which happened.
+template <class Read, class Build, class Write>
+static void load_through_cache(const char *cachePath, int *cacheUse, Read read, Build build, Write write) {
+    if (cacheUse) *cacheUse = CDF_CACHE_NONE;
+    if (cachePath && read()) { if (cacheUse) *cacheUse = CDF_CACHE_READ; return; }
+    build();
+    if (!cachePath) return;
+    bool written = write();
+    if (cacheUse) *cacheUse = written ? CDF_CACHE_WRITTEN : CDF_CACHE_UNWRITABLE;
+}
 }  // namespace mcache
 
 static const uint64_t kDlibVersion = (uint64_t)DLIB_MAJOR_VERSION * 1000000 + DLIB_MINOR_VERSION * 1000 + DLIB_PATCH_VERSION;
@@ -144,34 +157,24 @@ static void copy_gray(const uint8_t *gray, int width, int height, int stride, dl
 }
 
 extern "C" cdf_detector *cdf_detector_create(const char *cachePath, int *cacheUse) {
-    if (cacheUse) *cacheUse = CDF_CACHE_NONE;
     try {
         std::unique_ptr<cdf_detector> d(new cdf_detector());
-        if (cachePath) {
-            mcache::reader r; mcache::header hd;
-            if (mcache::open_for_read(cachePath, mcache::detector, kDlibVersion, 0, r, hd)) {
+        mcache::load_through_cache(cachePath, cacheUse,
+            [&] {   // dlib's own serialisation of the detector, inside a cache file
+                mcache::reader r; mcache::header hd;
+                if (!mcache::open_for_read(cachePath, mcache::detector, kDlibVersion, 0, r, hd)) return false;
                 std::string bytes;
-                std::vector<char> buf;
-                bool read = r.arr(buf);
-                if (mcache::finish_read(r, hd) && read) {
-                    try {
-                        std::istringstream in(std::string(buf.begin(), buf.end()));
-                        dlib::deserialize(d->det, in);
-                        if (cacheUse) *cacheUse = CDF_CACHE_READ;
-                        return d.release();
-                    } catch (...) {}
-                }
-            }
-        }
-        d->det = dlib::get_frontal_face_detector();
-        if (cachePath) {
-            std::ostringstream out;
-            dlib::serialize(d->det, out);
-            std::string bytes = out.str();
-            std::vector<char> buf(bytes.begin(), bytes.end());
-            bool written = mcache::write(cachePath, mcache::detector, kDlibVersion, 0, [&](mcache::writer &w) { w.arr(buf); });
-            if (cacheUse) *cacheUse = written ? CDF_CACHE_WRITTEN : CDF_CACHE_UNWRITABLE;
-        }
+                bool read = r.arr(bytes);
+                if (!mcache::finish_read(r, hd) || !read) return false;
+                try { std::istringstream in(bytes); dlib::deserialize(d->det, in); return true; } catch (...) { return false; }
+            },
+            [&] { d->det = dlib::get_frontal_face_detector(); },
+            [&] {
+                std::ostringstream out;
+                dlib::serialize(d->det, out);
+                const std::string bytes = out.str();
+                return mcache::write(cachePath, mcache::detector, kDlibVersion, 0, [&](mcache::writer &w) { w.arr(bytes); });
+            });
         return d.release();
     }
     catch (...) { return nullptr; }
@@ -210,6 +213,27 @@ extern "C" int cdf_detect(cdf_detector *d, const uint8_t *gray, int width, int h
         return n;
     } catch (const std::exception &e) { set_err(err, errSize, e.what()); return -1; }
     catch (...) { set_err(err, errSize, "unknown dlib error"); return -1; }
+}
+
+/// Checks the packed arrays (from the .dat or from a cache file) so that evaluation cannot
+/// index out of range, and builds the anchor and delta lists dlib's feature extraction takes.
+static bool finish_packed(cdf_shape_predictor &p) {
+    const long dims = p.initialShape.size();
+    if (dims == 0 || dims % 2 != 0) return false;
+    for (auto &c : p.cascades) {
+        const size_t trees = c.splitStart.size();
+        if (c.splitCount.size() != trees || c.leafStart.size() != trees || c.anchorIndex.size() * 2 != c.deltaXY.size()) return false;
+        for (size_t t = 0; t < trees; t++) {
+            if ((uint64_t)c.splitStart[t] + c.splitCount[t] > c.splits.size()) return false;
+            if (((uint64_t)c.leafStart[t] + c.splitCount[t] + 1) * (uint64_t)dims > c.leaves.size()) return false;
+        }
+        for (const auto &sp : c.splits) if (sp.idx1 >= c.anchorIndex.size() || sp.idx2 >= c.anchorIndex.size()) return false;
+        for (uint32_t a : c.anchorIndex) if ((long)a >= dims / 2) return false;
+        c.anchors.assign(c.anchorIndex.begin(), c.anchorIndex.end());
+        c.deltas.resize(c.anchorIndex.size());
+        for (size_t i = 0; i < c.deltas.size(); i++) c.deltas[i] = dlib::vector<float, 2>(c.deltaXY[2 * i], c.deltaXY[2 * i + 1]);
+    }
+    return true;
 }
 
 /// Reads the model in the order of dlib::deserialize(shape_predictor&) (version 1: initial shape,
@@ -255,15 +279,10 @@ static void load_packed(cdf_shape_predictor &p, const char *path) {
         throw dlib::serialization_error("anchor or delta lists do not match the cascades");
     for (unsigned long k = 0; k < cascadeCount; k++) {
         auto &c = p.cascades[k];
-        if (anchors[k].size() != deltas[k].size()) throw dlib::serialization_error("anchors and deltas differ in size");
-        for (unsigned long a : anchors[k]) if ((long)a >= dims / 2) throw dlib::serialization_error("anchor index out of range");
-        for (const auto &sp : c.splits)
-            if (sp.idx1 >= anchors[k].size() || sp.idx2 >= anchors[k].size()) throw dlib::serialization_error("split feature index out of range");
-        c.anchors = std::move(anchors[k]);
-        c.deltas = std::move(deltas[k]);
-        c.anchorIndex.assign(c.anchors.begin(), c.anchors.end());
-        for (const auto &d : c.deltas) { c.deltaXY.push_back(d.x()); c.deltaXY.push_back(d.y()); }
+        for (unsigned long a : anchors[k]) c.anchorIndex.push_back(a > UINT32_MAX ? UINT32_MAX : (uint32_t)a);
+        for (const auto &d : deltas[k]) { c.deltaXY.push_back(d.x()); c.deltaXY.push_back(d.y()); }
     }
+    if (!finish_packed(p)) throw dlib::serialization_error("a tree, split or anchor index is out of range");
 }
 
 /// The packed model's arrays, in a fixed order, for the cache file.
@@ -278,30 +297,15 @@ static bool read_packed_cache(cdf_shape_predictor &p, const char *cachePath, uin
     if (!mcache::open_for_read(cachePath, mcache::landmarks, a, b, r, hd)) return false;
     std::vector<float> initial;
     uint64_t cascades = 0;
-    bool ok = r.arr(initial) && r.u64(cascades) && cascades <= 1000 && !initial.empty() && initial.size() % 2 == 0;
+    bool ok = r.arr(initial) && r.u64(cascades) && cascades <= 1000;
     if (ok) {
         p.cascades.resize(cascades);
         visit_packed(p, [&](auto &v) { ok = ok && r.arr(v); });
     }
     if (!mcache::finish_read(r, hd) || !ok) return false;
-    // The same checks as when packing from the .dat, so evaluation cannot index out of range.
-    const long dims = (long)initial.size();
-    for (auto &c : p.cascades) {
-        size_t trees = c.splitStart.size();
-        if (c.splitCount.size() != trees || c.leafStart.size() != trees || c.anchorIndex.size() * 2 != c.deltaXY.size()) return false;
-        for (size_t t = 0; t < trees; t++) {
-            if ((uint64_t)c.splitStart[t] + c.splitCount[t] > c.splits.size()) return false;
-            if (((uint64_t)c.leafStart[t] + c.splitCount[t] + 1) * (uint64_t)dims > c.leaves.size()) return false;
-        }
-        for (auto &sp : c.splits) if (sp.idx1 >= c.anchorIndex.size() || sp.idx2 >= c.anchorIndex.size()) return false;
-        for (uint32_t a : c.anchorIndex) if ((long)a >= dims / 2) return false;
-        c.anchors.assign(c.anchorIndex.begin(), c.anchorIndex.end());
-        c.deltas.resize(c.anchorIndex.size());
-        for (size_t i = 0; i < c.deltas.size(); i++) c.deltas[i] = dlib::vector<float, 2>(c.deltaXY[2 * i], c.deltaXY[2 * i + 1]);
-    }
-    p.initialShape.set_size(dims);
-    for (long i = 0; i < dims; i++) p.initialShape(i) = initial[i];
-    return true;
+    p.initialShape.set_size((long)initial.size());
+    for (size_t i = 0; i < initial.size(); i++) p.initialShape((long)i) = initial[i];
+    return finish_packed(p);
 }
 
 static bool write_packed_cache(cdf_shape_predictor &p, const char *cachePath, uint64_t a, uint64_t b) {
@@ -315,7 +319,7 @@ static bool write_packed_cache(cdf_shape_predictor &p, const char *cachePath, ui
 
 extern "C" cdf_shape_predictor *cdf_shape_predictor_load(const char *path, int reference, const char *cachePath, int *cacheUse,
                                                          char *err, size_t errSize) {
-    if (cacheUse) *cacheUse = CDF_CACHE_NONE;
+    if (cacheUse) *cacheUse = CDF_CACHE_NONE;   // also when the reference or an error returns early
     try {
         std::unique_ptr<cdf_shape_predictor> p(new cdf_shape_predictor());
         if (reference) {
@@ -327,14 +331,14 @@ extern "C" cdf_shape_predictor *cdf_shape_predictor_load(const char *path, int r
         struct stat st;
         if (::stat(path, &st) != 0) throw dlib::serialization_error(std::string("cannot open ") + path + ": " + std::strerror(errno));
         uint64_t a = (uint64_t)st.st_size, b = (uint64_t)st.st_mtim.tv_sec * 1000000000ULL + (uint64_t)st.st_mtim.tv_nsec;
-        if (cachePath && read_packed_cache(*p, cachePath, a, b)) {
-            if (cacheUse) *cacheUse = CDF_CACHE_READ;
-            return p.release();
-        }
-        p.reset(new cdf_shape_predictor());
-        load_packed(*p, path);
-        if (cachePath && cacheUse) *cacheUse = write_packed_cache(*p, cachePath, a, b) ? CDF_CACHE_WRITTEN : CDF_CACHE_UNWRITABLE;
-        else if (cachePath) write_packed_cache(*p, cachePath, a, b);
+        mcache::load_through_cache(cachePath, cacheUse,
+            [&] {
+                if (read_packed_cache(*p, cachePath, a, b)) return true;
+                p.reset(new cdf_shape_predictor());   // drop what a damaged file left
+                return false;
+            },
+            [&] { load_packed(*p, path); },
+            [&] { return write_packed_cache(*p, cachePath, a, b); });
         return p.release();
     } catch (const std::exception &e) { set_err(err, errSize, e.what()); return nullptr; }
     catch (...) { set_err(err, errSize, "unknown dlib error"); return nullptr; }

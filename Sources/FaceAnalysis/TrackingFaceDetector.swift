@@ -28,14 +28,15 @@ public struct DetectionStrategy: Sendable, Equatable {
     /// time for no detection gained on shared/media.
     public var roiMargin: Double = 0.3
     /// In the ROI, the frame is shrunk so that the last face measures about this many pixels:
-    /// dlib's 80-px window plus room for the face to shrink by 10 % before the ROI loses it.
-    /// The HOG cost grows with the ROI's pixels, so this is the main speed knob: with the 0.3
-    /// margin, 90 px takes 1.8 ms a frame where 100 px with a 0.4 margin took 2.9 ms (long.avi).
+    /// dlib's 80-px window plus room for the face to shrink by 20 % before the ROI loses it.
+    /// The HOG cost grows with the ROI's pixels, so this is the main speed knob. 90 px was
+    /// 35 % faster but put faces between dlib's pyramid levels 0 and 1, where the box flips
+    /// 80↔96 px from frame to frame and restarts countdowns (DECISIONS 2026-11-30).
     public var roiFaceSize: Double = 100
     /// The ROI scale is kept while the tracked face measures within this range × `roiFaceSize`
     /// at it (hysteresis, see `TrackingFaceDetector`). The ROI search looks for faces up to one
     /// pyramid step (× 1.2) above the upper bound, since a face near a step can come back one
-    /// step larger on the next frame: 135 px, 4 dlib pyramid levels instead of 5–6. At 1.35 the
+    /// step larger on the next frame: 150 px, 4 dlib pyramid levels instead of 5–6. At 1.35 the
     /// search needed 5 levels (a tracked 126-px face came back at 150 px, long.avi frame 80).
     public var roiKeepScaleWithin: ClosedRange<Double> = 0.9...1.25
     /// Every N-th frame also searches the whole frame (downscaled), so that a second face
@@ -60,8 +61,8 @@ public final class TrackingFaceDetector {
     private var fallbackSkips = 0
     /// Idle frames (no face on the previous one) still to skip before the next search.
     private var idleSkips = 0
-    /// The ROI shrink factor in use, kept while the tracked face stays within ±(15…35) % of
-    /// `roiFaceSize` at it (hysteresis). Recomputing it from every new box fed dlib's 5/6 pyramid
+    /// The ROI shrink factor in use, kept while the tracked face stays within
+    /// `strategy.roiKeepScaleWithin` × `roiFaceSize` at it (hysteresis). Recomputing it from every new box fed dlib's 5/6 pyramid
     /// quantisation back into the next frame's scale and made the box cycle by ±15 % on a still
     /// face (measured on shared/media approach.avi frames 40–56), which defeated stillness checks.
     private var roiScale: Double?
@@ -91,13 +92,13 @@ public final class TrackingFaceDetector {
         }
         if found.isEmpty || framesSinceFullSearch >= strategy.fullSearchInterval {
             framesSinceFullSearch = 0
-            var global = try search(gray, roi: Rect(x: 0, y: 0, w: Double(gray.width), h: Double(gray.height)),
+            let whole = Rect(x: 0, y: 0, w: Double(gray.width), h: Double(gray.height))
+            var global = try search(gray, roi: whole,
                                     scale: min(1, Double(strategy.downscaledWidth) / Double(max(gray.width, 1))),
                                     pass: .downscaled)
             if global.isEmpty && found.isEmpty && strategy.fullResolutionFallback && gray.width > strategy.downscaledWidth {
                 if fallbackSkips == 0 {
-                    global = try search(gray, roi: Rect(x: 0, y: 0, w: Double(gray.width), h: Double(gray.height)),
-                                        scale: 1, pass: .fullResolution)
+                    global = try search(gray, roi: whole, scale: 1, pass: .fullResolution)
                     fallbackSkips = max(0, strategy.fullResolutionInterval - 1)
                 } else {
                     fallbackSkips -= 1
@@ -138,8 +139,11 @@ public final class TrackingFaceDetector {
             minY = (minY / cell).rounded(.down) * cell
         }
         return try search(gray, roi: Rect(x: minX, y: minY, w: maxX - minX, h: maxY - minY), scale: scale, pass: .roi,
-                          maxFaceSize: strategy.roiFaceSize * strategy.roiKeepScaleWithin.upperBound * 1.2)
+                          maxFaceSize: strategy.roiFaceSize * strategy.roiKeepScaleWithin.upperBound * Self.pyramidStep)
     }
+
+    /// Size ratio between neighbouring levels of dlib's HOG pyramid (`pyramid_down<6>`: 6/5).
+    static let pyramidStep = 1.2
 
     /// Searches `roi` of `gray` shrunk by `scale`; `maxFaceSize` (pixels of the shrunk image)
     /// bounds the faces looked for.

@@ -96,50 +96,50 @@ public struct VideoFrame: Sendable {
 
     /// The picture scaled down by 1, 2, 4 or 8 (sizes round up like libjpeg's scaling). From a
     /// JPEG this is libjpeg-turbo's scaled decoding; otherwise an area average.
-    public func rgb(scaleDenominator: Int) -> Image {
-        let d = [1, 2, 4, 8].contains(scaleDenominator) ? scaleDenominator : 1
-        return cache.get(.rgb, d) {
-            let (w, h) = ((width + d - 1) / d, (height + d - 1) / d)
-            if let j = jpeg, let c = try? JPEGCodec.decode(j, layout: .rgb, scaleDenominator: d).image,
-               c.width == w, c.height == h {
-                return c
-            }
-            // A raw frame (its full RGB is cached from the start), or a JPEG that decoded to gray
-            // but not to RGB (not seen; the gray then stands in).
-            let full = cache.get(.rgb, 1) { PixelConvert.rgb(gray) }
-            return d == 1 ? full : Scale.area(full, width: w, height: h)
-        }
+    public func rgb(scaleDenominator: Int) -> Image { image(.rgb, scaleDenominator: scaleDenominator) }
+
+    /// The picture at the smallest of the scales 1/8, 1/4, 1/2, 1 that is at least
+    /// `width` × `height` pixels (the full picture when none is): what a preview of that many
+    /// pixels needs.
+    public func rgb(covering width: Int, _ height: Int) -> Image {
+        var d = 8
+        while d > 1 && ((self.width + d - 1) / d < width || (self.height + d - 1) / d < height) { d /= 2 }
+        return rgb(scaleDenominator: d)
     }
 
     /// Full-size luma (BT.601 weights, full range 0…255).
     public var gray: Image { gray(scaleDenominator: 1) }
 
     /// Luma scaled down by 1, 2, 4 or 8 (for analysis; sizes round up like libjpeg's scaling).
-    public func gray(scaleDenominator: Int) -> Image {
+    public func gray(scaleDenominator: Int) -> Image { image(.gray, scaleDenominator: scaleDenominator) }
+
+    /// `layout` at 1/d: decoded from the JPEG at that scale when there is one, else converted
+    /// from the other layout at full size (one of the two is always cached from the start) and
+    /// area-averaged.
+    private func image(_ layout: Image.Layout, scaleDenominator: Int) -> Image {
         let d = [1, 2, 4, 8].contains(scaleDenominator) ? scaleDenominator : 1
-        return cache.get(.gray, d) {
-            if let j = jpeg, let g = try? JPEGCodec.decode(j, layout: .gray, scaleDenominator: d).image,
-               g.width == (width + d - 1) / d, g.height == (height + d - 1) / d {
-                return g
+        return cache.get(layout, d) {
+            let (w, h) = ((width + d - 1) / d, (height + d - 1) / d)
+            if let j = jpeg, let c = try? JPEGCodec.decode(j, layout: layout, scaleDenominator: d).image, c.width == w, c.height == h {
+                return c
             }
-            let full = cache.get(.gray, 1) { PixelConvert.gray(rgb) }
-            return d == 1 ? full : Scale.area(full, width: (full.width + d - 1) / d, height: (full.height + d - 1) / d)
+            let full = cache.get(layout, 1) { layout == .rgb ? PixelConvert.rgb(gray) : PixelConvert.gray(rgb) }
+            return d == 1 ? full : Scale.area(full, width: w, height: h)
         }
     }
 }
 
 /// Thread-safe memo of a frame's decoded images by kind and scale denominator.
 final class DecodeCache: @unchecked Sendable {
-    enum Kind: Hashable { case rgb, gray }
-    private struct Key: Hashable { var kind: Kind; var d: Int }
+    private struct Key: Hashable { var layout: Image.Layout; var d: Int }
     private let lock = NSLock()
     private var images: [Key: Image] = [:]
     init(rgb: Image?, gray: Image?) {
-        if let rgb { images[Key(kind: .rgb, d: 1)] = rgb }
-        if let gray { images[Key(kind: .gray, d: 1)] = gray }
+        if let rgb { images[Key(layout: .rgb, d: 1)] = rgb }
+        if let gray { images[Key(layout: .gray, d: 1)] = gray }
     }
-    func get(_ kind: Kind, _ d: Int, _ make: () -> Image) -> Image {
-        let key = Key(kind: kind, d: d)
+    func get(_ layout: Image.Layout, _ d: Int, _ make: () -> Image) -> Image {
+        let key = Key(layout: layout, d: d)
         lock.lock()
         if let i = images[key] { lock.unlock(); return i }
         lock.unlock()

@@ -287,11 +287,8 @@ public final class CaptureRuntime {
         recentFrames.append(frame)
         if recentFrames.count > 8 { recentFrames.removeFirst() }
         // The preview is at most cols × 2·rows pixels: decode RGB only as large as that needs
-        // (libjpeg-turbo's 1/2, 1/4, 1/8 scaling; 1/8 on an 80×24 terminal for 640×480).
-        let cells = backend.size
-        var d = 8
-        while d > 1 && ((frame.width + d - 1) / d < cells.cols || (frame.height + d - 1) / d < 2 * cells.rows) { d /= 2 }
-        let shown = frame.rgb(scaleDenominator: d)
+        // (1/8 of 640×480 on an 80×24 terminal).
+        let shown = frame.rgb(covering: backend.size.cols, 2 * backend.size.rows)
         preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
         needsRedraw = true
         if isFirst { send(.cameraFirstFrame) }

@@ -47,6 +47,8 @@ public enum ChildProcess {
         public var timedOut: Bool
         public var out: Data
         public var err: Data
+        /// As a shell reports it: the exit status, 128 + the signal, or -9 when timed out.
+        public var code: Int32 { timedOut ? -9 : exitStatus ?? 128 + (signal ?? 0) }
     }
 
     public struct SpawnError: Error, CustomStringConvertible {
@@ -63,22 +65,26 @@ public enum ChildProcess {
         // A child that exits before reading all its input must not kill the test process
         // with SIGPIPE when we write the rest (the write then fails with EPIPE instead).
         _ = ignoreSIGPIPE
-        var toClose: [Int32] = []   // our descriptors, closed on every path
-        defer { for fd in toClose { close(fd) } }
-        func cloexecPipe() throws -> (read: Int32, write: Int32) {
+        var childSide: [Int32] = []   // handed to the child; closed here once it has started
+        var ours = Set<Int32>()       // pipe ends we read or write
+        defer { for fd in childSide + Array(ours) { close(fd) } }
+        func release(_ fd: Int32) { close(fd); ours.remove(fd) }
+        /// A pipe with one end for the child (`childReads`: its read end) and one for us.
+        func pipeToChild(childReads: Bool) throws -> (ours: Int32, child: Int32) {
             var fds: [Int32] = [-1, -1]
             // pipe2(O_CLOEXEC) is not in the Swift Glibc module; every child of ours closes all
             // descriptors from 3 anyway, so the short window before fcntl only matters for
             // children spawned some other way.
             guard pipe(&fds) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            toClose += fds
-            return (fds[0], fds[1])
+            let (mine, theirs) = childReads ? (fds[1], fds[0]) : (fds[0], fds[1])
+            ours.insert(mine); childSide.append(theirs)
+            return (mine, theirs)
         }
         func devNull() throws -> Int32 {
             let fd = open("/dev/null", O_RDWR | O_CLOEXEC)
             guard fd >= 0 else { throw SpawnError(description: "/dev/null: \(String(cString: strerror(errno)))") }
-            toClose.append(fd)
+            childSide.append(fd)
             return fd
         }
 
@@ -93,9 +99,9 @@ public enum ChildProcess {
         case .null: posix_spawn_file_actions_adddup2(&actions, try devNull(), 0)
         case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 0)
         case .data(let d):
-            let p = try cloexecPipe()
-            posix_spawn_file_actions_adddup2(&actions, p.read, 0)
-            stdinWriter = p.write
+            let p = try pipeToChild(childReads: true)
+            posix_spawn_file_actions_adddup2(&actions, p.child, 0)
+            stdinWriter = p.ours
             pendingInput = [UInt8](d)
         }
         // Standard output and error.
@@ -105,9 +111,9 @@ public enum ChildProcess {
             case .null: posix_spawn_file_actions_adddup2(&actions, try devNull(), target)
             case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, target)
             case .capture:
-                let p = try cloexecPipe()
-                posix_spawn_file_actions_adddup2(&actions, p.write, target)
-                readers[p.read] = Int(target)
+                let p = try pipeToChild(childReads: false)
+                posix_spawn_file_actions_adddup2(&actions, p.child, target)
+                readers[p.ours] = Int(target)
             }
         }
         if let closefrom = SpawnExtensions.addClosefrom {
@@ -140,13 +146,12 @@ public enum ChildProcess {
         let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
         guard rc == 0 else { throw SpawnError(description: "\(executable): \(String(cString: strerror(rc)))") }
 
-        // The child's ends are ours no more.
-        let childEnds = Set(toClose).subtracting(readers.keys).subtracting(stdinWriter >= 0 ? [stdinWriter] : [])
-        for fd in childEnds { close(fd) }
-        toClose.removeAll { childEnds.contains($0) }
+        // The child has its copies now (end of file reaches us once it closes them).
+        for fd in childSide { close(fd) }
+        childSide = []
         if stdinWriter >= 0 {
             _ = fcntl(stdinWriter, F_SETFL, fcntl(stdinWriter, F_GETFL) | O_NONBLOCK)
-            if pendingInput.isEmpty { close(stdinWriter); toClose.removeAll { $0 == stdinWriter }; stdinWriter = -1 }
+            if pendingInput.isEmpty { release(stdinWriter); stdinWriter = -1 }
         }
 
         var out = Data(), err = Data()
@@ -186,7 +191,7 @@ public enum ChildProcess {
                     let n = pendingInput.withUnsafeBytes { write(stdinWriter, $0.baseAddress! + inputOffset, $0.count - inputOffset) }
                     if n > 0 { inputOffset += n }
                     if inputOffset >= pendingInput.count || (n < 0 && errno != EAGAIN && errno != EINTR) {
-                        close(stdinWriter); toClose.removeAll { $0 == stdinWriter }; stdinWriter = -1
+                        release(stdinWriter); stdinWriter = -1
                     }
                     continue
                 }
@@ -195,7 +200,7 @@ public enum ChildProcess {
                     if readers[p.fd] == 1 { out.append(contentsOf: buffer[0..<n]) } else { err.append(contentsOf: buffer[0..<n]) }
                 } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
                     readers[p.fd] = nil
-                    close(p.fd); toClose.removeAll { $0 == p.fd }
+                    release(p.fd)
                 }
             }
         }

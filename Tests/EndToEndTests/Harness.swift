@@ -38,7 +38,7 @@ enum Harness {
         for (k, v) in env { e[k] = v }
         let r = try ChildProcess.run(executable, args, environment: e, currentDirectory: cwd,
                                      stdin: stdin.map { .data($0) } ?? .null, timeout: timeout)
-        return Result(code: r.timedOut ? -9 : (r.exitStatus ?? 128 + (r.signal ?? 0)),
+        return Result(code: r.code,
                       out: String(decoding: r.out, as: UTF8.self),
                       err: String(decoding: r.err, as: UTF8.self))
     }

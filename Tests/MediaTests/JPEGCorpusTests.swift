@@ -146,6 +146,24 @@ import Testing
         #expect(f.gray == full)
     }
 
+    /// An MJPEG frame holds gray from the start and decodes RGB when asked, at the scale a
+    /// preview of a given pixel size needs (libjpeg's 1/8…1 sizes, rounded up).
+    @Test func lazyRGBAtPreviewScale() throws {
+        let j = try JPEGCodec.encode(Tools.picture(width: 640, height: 480), quality: 90)
+        let f = VideoFrame(index: 0, timestampMs: 0, jpeg: j, gray: try JPEGCodec.decode(j, layout: .gray).image)
+        #expect(f.width == 640 && f.height == 480)
+        let eighth = f.rgb(covering: 80, 48)
+        #expect(eighth.width == 80 && eighth.height == 60 && eighth.layout == .rgb)
+        #expect(eighth == (try JPEGCodec.decode(j, layout: .rgb, scaleDenominator: 8).image))
+        #expect(f.rgb(covering: 100, 60).width == 160)     // 1/8 is 80 wide: too small
+        #expect(f.rgb(covering: 320, 240).width == 320)
+        #expect(f.rgb(covering: 700, 10).width == 640)     // larger than the frame: full size
+        #expect(f.rgb == (try JPEGCodec.decode(j).image))
+        // A raw frame scales its RGB by area averaging.
+        let raw = VideoFrame(index: 0, timestampMs: 0, rgb: Tools.picture(width: 64, height: 48))
+        #expect(raw.rgb(covering: 8, 6) == Scale.area(raw.rgb, width: 8, height: 6))
+    }
+
     /// An .mjpeg stream mixing good, warned, oversized and garbage frames: 3 delivered, 1 warned,
     /// 1 skipped, timestamps at the nominal 30 fps.
     @Test func mjpegStreamCounts() throws {

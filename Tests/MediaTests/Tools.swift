@@ -21,7 +21,7 @@ enum Tools {
     @discardableResult
     static func run(_ exe: String, _ args: [String], stdin: Data? = nil) throws -> (Int32, Data, String) {
         let r = try ChildProcess.run(exe, args, stdin: stdin.map { .data($0) } ?? .null, timeout: 300)
-        return (r.timedOut ? -9 : (r.exitStatus ?? 128 + (r.signal ?? 0)), r.out, String(decoding: r.err, as: UTF8.self))
+        return (r.code, r.out, String(decoding: r.err, as: UTF8.self))
     }
 
     /// A fresh temporary directory.
