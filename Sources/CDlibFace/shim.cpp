@@ -325,6 +325,11 @@ extern "C" cdf_shape_predictor *cdf_shape_predictor_load(const char *path, int r
         if (reference) {
             p->reference.reset(new dlib::shape_predictor());
             dlib::deserialize(path) >> *p->reference;
+            // dlib keeps the initial shape private; it is the file's second field.
+            std::ifstream in(path, std::ios::binary);
+            int version = 0;
+            dlib::deserialize(version, in);
+            dlib::deserialize(p->initialShape, in);
             return p.release();
         }
         // The cache is tied to the model file's size and modification time.
@@ -383,6 +388,14 @@ static dlib::full_object_detection predict_packed(const cdf_shape_predictor &p, 
 extern "C" void cdf_shape_predictor_destroy(cdf_shape_predictor *p) { delete p; }
 
 extern "C" int cdf_shape_predictor_parts(const cdf_shape_predictor *p) { return p ? (int)p->parts() : 0; }
+
+extern "C" int cdf_shape_predictor_mean_shape(const cdf_shape_predictor *p, double *xy, int xyCount) {
+    if (!p || !xy) return -1;
+    const long dims = p->initialShape.size();
+    if (xyCount < dims) return -1;
+    for (long k = 0; k < dims; k++) xy[k] = p->initialShape(k);
+    return (int)(dims / 2);
+}
 
 extern "C" int cdf_landmarks(const cdf_shape_predictor *p, const uint8_t *gray, int width, int height, int stride,
                              double x, double y, double w, double h, double *xy, int xyCount, char *err, size_t errSize) {

@@ -29,7 +29,8 @@ public struct Point: Sendable, Equatable, Codable {
 
 /// One detected face, in **raw (unmirrored) source-frame pixels**.
 public struct DetectedFace: Sendable, Equatable {
-    /// The detector's bounding box (dlib HOG: roughly eyebrows to chin, cheek to cheek).
+    /// The face's bounding box, tracked and smoothed over frames (`FaceTracker`), in the
+    /// detector's convention (dlib HOG: roughly eyebrows to chin, cheek to cheek).
     public var box: Rect
     /// Detector confidence (dlib SVM margin).
     public var score: Double
@@ -41,8 +42,13 @@ public struct DetectedFace: Sendable, Equatable {
     public var yaw: Double?
     public var pitch: Double?
     public var roll: Double?
-    public init(box: Rect, score: Double = 0, landmarks: [Point] = [], yaw: Double? = nil, pitch: Double? = nil, roll: Double? = nil) {
+    /// The detector's own box for this face on this frame, before tracking (nil when the
+    /// detector did not confirm the face on this frame). `box` is the tracked one.
+    public var detectorBox: Rect?
+    public init(box: Rect, score: Double = 0, landmarks: [Point] = [], yaw: Double? = nil, pitch: Double? = nil,
+                roll: Double? = nil, detectorBox: Rect? = nil) {
         self.box = box; self.score = score; self.landmarks = landmarks; self.yaw = yaw; self.pitch = pitch; self.roll = roll
+        self.detectorBox = detectorBox
     }
 }
 

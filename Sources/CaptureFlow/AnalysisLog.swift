@@ -1,8 +1,10 @@
 /// The analysis log (`analyze` and `capture --analysis-log`): one JSON object per analysed frame.
 public enum AnalysisLog {
     /// One JSON line (no trailing newline):
-    /// `{"frame": i, "t_ms": t, "faces": [{"x","y","w","h","score","yaw","pitch","roll"}],
+    /// `{"frame": i, "t_ms": t, "faces": [{"x","y","w","h","score","yaw","pitch","roll","detection"}],
     /// "brightness", "sharpness", "eyesOpen", "status", "distance", "positions", "poses", "hint"}`.
+    /// `x,y,w,h` is the tracked box; `detection` the detector's own box on this frame
+    /// (`{"x","y","w","h"}`, null when the detector did not confirm the face on this frame).
     /// Boxes in raw (unmirrored) source pixels, rounded to 0.1 px; angles in degrees (0.1°; null when
     /// not measured); brightness 0...255 and sharpness rounded to 0.1; eyesOpen true/false/null;
     /// status, distance, positions, poses the Mobai names; hint the `Hint` raw value (debounced).
@@ -11,7 +13,13 @@ public enum AnalysisLog {
         for (k, f) in a.faces.enumerated() {
             if k > 0 { s += "," }
             s += "{\"x\":\(num(f.box.x)),\"y\":\(num(f.box.y)),\"w\":\(num(f.box.w)),\"h\":\(num(f.box.h))"
-            s += ",\"score\":\(num(f.score, places: 3)),\"yaw\":\(num(f.yaw)),\"pitch\":\(num(f.pitch)),\"roll\":\(num(f.roll))}"
+            s += ",\"score\":\(num(f.score, places: 3)),\"yaw\":\(num(f.yaw)),\"pitch\":\(num(f.pitch)),\"roll\":\(num(f.roll))"
+            if let d = f.detectorBox {
+                s += ",\"detection\":{\"x\":\(num(d.x)),\"y\":\(num(d.y)),\"w\":\(num(d.w)),\"h\":\(num(d.h))}"
+            } else {
+                s += ",\"detection\":null"
+            }
+            s += "}"
         }
         s += "],\"brightness\":\(num(a.brightness)),\"sharpness\":\(num(a.sharpness))"
         s += ",\"eyesOpen\":" + (a.eyesOpen.map { $0 ? "true" : "false" } ?? "null")

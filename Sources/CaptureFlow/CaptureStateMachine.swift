@@ -132,9 +132,14 @@ public struct FlowSettings: Sendable, Equatable {
     /// False with the null renderer: nobody can press a key, so the result and failed screens end
     /// the process at once.
     public var interactive: Bool
+    /// Invalid frames (no face, a second face, bad light, out of the oval…) lasting less than this
+    /// neither restart a countdown nor abort a recording; longer ones do. 250 ms (issue #10: "one
+    /// missed detection, or an invalid frame lasting under about 250 ms" is a blip).
+    public var invalidGraceMs: Int
     public init(session: SessionConfig = SessionConfig(), options: CaptureOptions = CaptureOptions(),
-                cameraConsent: Bool = false, interactive: Bool = true) {
+                cameraConsent: Bool = false, interactive: Bool = true, invalidGraceMs: Int = 250) {
         self.session = session; self.options = options; self.cameraConsent = cameraConsent; self.interactive = interactive
+        self.invalidGraceMs = invalidGraceMs
     }
 }
 
@@ -144,8 +149,10 @@ public struct FlowSettings: Sendable, Equatable {
 /// `cameraConsent`) → capture (`cameraPreviewShown`; `cameraReady` on the first frame) → Start
 /// (s/Enter, or automatic when `showVideoCaptureButton` is false) → positioning → countdown of
 /// `timeBeforeAutomaticCapture` while the face is valid and still → recording for the
-/// effective duration → result. A face that turns invalid (or, in the countdown, moves) sends
-/// the capture back to positioning with `restartReason` set (as the Mobai SDK restarts).
+/// effective duration → result. A face that stays invalid for `invalidGraceMs` or more (or, in
+/// the countdown, leaves the position it was holding: `GuidanceResult.hasMoved`) sends the capture
+/// back to positioning with `restartReason` set (as the Mobai SDK restarts); shorter blips are
+/// ignored.
 public struct CaptureStateMachine: Sendable, Equatable {
     public let settings: FlowSettings
 
@@ -160,8 +167,20 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public private(set) var countdownRemaining: Int?
     /// Recording progress 0...1.
     public private(set) var recordingProgress: Double = 0
-    /// Why the last capture attempt went back to positioning (the hint at that moment).
+    /// Why the capture last went back to positioning: the hint of the invalid frames that caused
+    /// it, or `.holdStill` when the face moved during the countdown.
     public private(set) var restartReason: Hint?
+    /// Clock time (ms) of that restart.
+    public private(set) var restartedAtMs: Int?
+    /// How long the restart message replaces the hint on the capture screen, in ms (2 s: long
+    /// enough to read a short sentence; the hints come back after it).
+    public static let restartMessageMs = 2000
+    /// The restart reason while its message is due on screen: positioning, less than
+    /// `restartMessageMs` after the restart; nil otherwise.
+    public var shownRestartReason: Hint? {
+        guard screen == .capture, phase == .positioning, let at = restartedAtMs, nowMs - at < Self.restartMessageMs else { return nil }
+        return restartReason
+    }
     /// Set on the failed screen.
     public private(set) var failure: FailureReason?
     /// The device path from the last `permissionDenied`.
@@ -175,6 +194,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     private var countdownStartMs = 0
     private var recordingStartMs = 0
+    /// Since when (ms) frames have been invalid during a countdown or recording, and their hint.
+    private var invalidSinceMs: Int?
+    private var invalidHint: Hint?
 
     public init(settings: FlowSettings = FlowSettings()) { self.settings = settings }
 
@@ -262,6 +284,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     private mutating func resetAttempt() {
         guidance = nil; countdownRemaining = nil; recordingProgress = 0
+        invalidSinceMs = nil; invalidHint = nil; restartedAtMs = nil
         recordedFrameCount = 0; collectedFrameCount = 0
     }
 
@@ -360,21 +383,24 @@ public struct CaptureStateMachine: Sendable, Equatable {
                 EventField("positions", .array(g.positions.map { .string($0.rawValue) })),
             ]))
         }
+        if g.isValid { invalidSinceMs = nil; invalidHint = nil }
         switch phase {
         case .positioning:
-            if g.isValid && g.isStill { effects += beginCountdown() }
+            if g.isStill { effects += beginCountdown() }
         case .countdown:
-            if !(g.isValid && g.isStill) {
-                effects += restart(because: g)
+            if g.hasMoved {
+                effects += restart(because: .holdStill)
+            } else if !g.isValid {
+                effects += invalidFrame(g)
             } else {
                 effects += advanceClock()
             }
         case .recording:
-            if !g.isValid {
-                effects += [.abortRecording] + restart(because: g)
-            } else {
+            if !g.isValid { effects += invalidFrame(g) }
+            // A blip's frames stay in the video (it is continuous) but are not collected as stills.
+            if phase == .recording {
                 effects.append(.recordFrame(frameIndex: g.frameIndex))
-                if settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount) {
+                if g.isValid, settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount) {
                     effects.append(.collectFrame(frameIndex: g.frameIndex))
                     collectedFrameCount += 1
                 }
@@ -386,9 +412,27 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return effects
     }
 
-    private mutating func restart(because g: GuidanceResult) -> [Effect] {
+    /// An invalid frame during the countdown or recording: a blip until `invalidGraceMs` has
+    /// passed since the first invalid frame, then a restart.
+    private mutating func invalidFrame(_ g: GuidanceResult) -> [Effect] {
+        if invalidSinceMs == nil { invalidSinceMs = nowMs }
+        invalidHint = g.hint
+        return graceExpired()
+    }
+
+    /// Restarts (aborting a recording) when frames have been invalid for `invalidGraceMs`.
+    private mutating func graceExpired() -> [Effect] {
+        guard let since = invalidSinceMs, nowMs - since >= settings.invalidGraceMs else { return [] }
+        let reason = invalidHint ?? .noFace
+        return (phase == .recording ? [.abortRecording] : []) + restart(because: reason)
+    }
+
+    private mutating func restart(because reason: Hint) -> [Effect] {
         phase = .positioning
-        restartReason = g.hint
+        restartReason = reason
+        restartedAtMs = nowMs
+        invalidSinceMs = nil
+        invalidHint = nil
         countdownRemaining = nil
         recordingProgress = 0
         recordedFrameCount = 0
@@ -398,6 +442,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     private mutating func beginCountdown() -> [Effect] {
         restartReason = nil
+        restartedAtMs = nil
+        invalidSinceMs = nil
         let total = settings.options.countdownMs
         if total == 0 { return startRecordingPhase() }
         phase = .countdown
@@ -421,14 +467,19 @@ public struct CaptureStateMachine: Sendable, Equatable {
         guard screen == .capture else { return [] }
         switch phase {
         case .countdown:
+            let expired = graceExpired()
+            if !expired.isEmpty { return expired }
             let total = settings.options.countdownMs
             let elapsed = nowMs - countdownStartMs
-            if elapsed >= total { return startRecordingPhase() }
+            // The recording starts on a valid frame, not in the middle of a blip.
+            if elapsed >= total { return invalidSinceMs == nil ? startRecordingPhase() : [] }
             let remaining = (total - elapsed + 999) / 1000
             guard remaining != countdownRemaining else { return [] }
             countdownRemaining = remaining
             return [emit(.faceCaptureCountDown, [EventField("remaining", .int(remaining))])]
         case .recording:
+            let expired = graceExpired()
+            if !expired.isEmpty { return expired }
             return advanceRecording(reportProgress: false)
         default:
             return []

@@ -143,7 +143,9 @@ public struct CaptureOptions: Sendable, Equatable, Codable {
     public var numberOfFrameToCollect: Int
     /// After the first collected frame, collect one every `frameInterval` frames (Mobai default 10; ≥ 1).
     public var frameInterval: Int
-    /// Countdown in seconds while the face is valid and still before recording starts (Mobai default 4).
+    /// Countdown in seconds while the face is valid and still before recording starts. Default 1 s
+    /// for every preset: Mobai's `timeBeforeAutomaticCapture` defaults to 1, and Unissey records
+    /// "once the user stayed still for at least one second" (issue #10).
     public var timeBeforeAutomaticCapture: Double
     /// Camera resolution asked for (Mobai default qHD 960×540).
     public var targetResolution: TargetResolution
@@ -155,7 +157,7 @@ public struct CaptureOptions: Sendable, Equatable, Codable {
     public var payloadOptimization: Bool
 
     public init(numberOfFramesBeforeCapture: Int = 10, numberOfFrameToCollect: Int = 3, frameInterval: Int = 10,
-                timeBeforeAutomaticCapture: Double = 4, targetResolution: TargetResolution = .qhd,
+                timeBeforeAutomaticCapture: Double = 1, targetResolution: TargetResolution = .qhd,
                 captureConstraints: CaptureConstraints = .v1, previewScaleType: PreviewScaleType = .fill,
                 payloadOptimization: Bool = false) {
         self.numberOfFramesBeforeCapture = numberOfFramesBeforeCapture

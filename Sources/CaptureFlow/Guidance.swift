@@ -37,13 +37,23 @@ public struct GuidanceResult: Sendable, Equatable {
     public var hint: Hint
     /// True when exactly one face passes every constraint (geometry, pose, light, blur, eyes).
     public var isValid: Bool
-    /// True when valid and the face has been still (centre moves < 3 % of frame width, size < 5 %):
-    /// what the countdown waits for.
-    public var isStill: Bool
+    /// Stillness of the tracked face over time (`StillnessJudge`; `.settling` on invalid frames).
+    public var stillness: Stillness
+    /// True when valid and settled and holding still: what the countdown waits for.
+    public var isStill: Bool { isValid && stillness == .still }
+    /// True when the face, valid on this frame, left the position it was holding: a real move.
+    public var hasMoved: Bool { isValid && stillness == .moved }
     public init(frameIndex: Int, timestampMs: Int, status: FaceStatus, distance: FaceDistance,
-                positions: [FacePosition], poses: [FacePose], hint: Hint, isValid: Bool, isStill: Bool) {
+                positions: [FacePosition], poses: [FacePose], hint: Hint, isValid: Bool, stillness: Stillness) {
         self.frameIndex = frameIndex; self.timestampMs = timestampMs; self.status = status
         self.distance = distance; self.positions = positions; self.poses = poses; self.hint = hint
-        self.isValid = isValid; self.isStill = isStill
+        self.isValid = isValid; self.stillness = stillness
+    }
+    /// A result whose stillness is given as a flag (tests and simple drivers): `isStill` true is
+    /// `.still`, false `.settling`.
+    public init(frameIndex: Int, timestampMs: Int, status: FaceStatus, distance: FaceDistance,
+                positions: [FacePosition], poses: [FacePose], hint: Hint, isValid: Bool, isStill: Bool) {
+        self.init(frameIndex: frameIndex, timestampMs: timestampMs, status: status, distance: distance,
+                  positions: positions, poses: poses, hint: hint, isValid: isValid, stillness: isStill ? .still : .settling)
     }
 }

@@ -1,5 +1,5 @@
 // The guidance rules: pure functions from one frame's analysis to the Mobai vocabulary and a raw
-// (not yet debounced) hint. `Guidance` (Guidance+Judge.swift) adds the debounce and stability state.
+// (not yet debounced) hint. `Guidance` (Guidance+Judge.swift) adds the debounce and the stillness judged over time.
 
 /// Which Mobai constraint set the capture reports and validates with.
 public enum ConstraintsVersion: String, Sendable, CaseIterable, Codable {
@@ -40,10 +40,8 @@ public struct GuidanceConfig: Sendable, Equatable {
     public var requireEyesOpen: Bool = true
     /// A new hint replaces the shown one only after persisting this long (issue #5: 200 ms).
     public var hintPersistMs: Int = 200
-    /// "Hold still": the face centre moves less than this fraction of the frame width (issue #5: 3 %).
-    public var stillCenterFraction: Double = 0.03
-    /// "Hold still": the face size changes less than this fraction (issue #5: 5 %).
-    public var stillSizeFraction: Double = 0.05
+    /// When the tracked face counts as holding still (`StillnessJudge`).
+    public var stillness = StillnessConfig()
     public init() {}
 }
 

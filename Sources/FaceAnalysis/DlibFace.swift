@@ -106,7 +106,13 @@ public final class DlibShapePredictor: LandmarkPredicting, @unchecked Sendable {
         handle = h
         parts = Int(cdf_shape_predictor_parts(h))
         cacheUse = ModelCache.Use(code: use)
+        var mean = [Double](repeating: 0, count: 2 * max(parts, 1))
+        let m = cdf_shape_predictor_mean_shape(h, &mean, Int32(mean.count))
+        meanShape = (0..<max(0, Int(m))).map { Point(x: mean[2 * $0], y: mean[2 * $0 + 1]) }
     }
+
+    /// The model's initial shape (dlib's `initial_shape`), box-normalised.
+    public let meanShape: [Point]
     deinit { cdf_shape_predictor_destroy(handle) }
 
     /// Landmarks of the face in `box` (pixels of `image`), in that image's pixels.

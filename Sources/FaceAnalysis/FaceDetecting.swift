@@ -35,4 +35,8 @@ public protocol LandmarkPredicting: AnyObject {
     /// Landmarks of the face in `box` (pixels of `image`, layout `.gray`), in that image's pixels.
     /// - Throws: a backend error (`FaceModelError` for dlib).
     func landmarks(gray image: Image, box: Rect) throws -> [Point]
+    /// The model's starting shape in box-normalised coordinates ((0,0) the top-left of the box
+    /// given to `landmarks`, (1,1) its bottom-right), one point per landmark. `LandmarkBox` uses
+    /// it to turn landmarks back into a box in the detector's convention.
+    var meanShape: [Point] { get }
 }

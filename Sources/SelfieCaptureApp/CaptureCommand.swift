@@ -46,9 +46,10 @@ public struct CaptureSetup {
     /// capture starts by itself, so a headless run cannot wait forever on a screen.
     public var unattended: Bool
 
-    /// Default countdown when neither `--time-before-capture` nor a preset says otherwise: 3 s
-    /// (shared/media scenarios hold the face valid ≥ 4.4 s, sized for a 3 s countdown + 1 s recording).
-    public static let defaultCountdownSeconds = 3.0
+    /// Default countdown when `--time-before-capture` does not say otherwise: 1 s for both presets
+    /// (Mobai's `timeBeforeAutomaticCapture` default; Unissey records once the user stayed still
+    /// for one second).
+    public static let defaultCountdownSeconds = 1.0
 
     /// Parses and validates the capture options.
     /// - Throws: `AppError` — usage (64) for a bad key script or `--events -` with curses, bad

@@ -31,6 +31,7 @@ public struct CaptureViewState: Sendable, Equatable {
     public var isValid: Bool?
     public var countdownRemaining: Int?
     public var progress: Double
+    /// Why the capture just restarted; while set, its message replaces the hint line.
     public var restartReason: Hint?
     public var showStartButton: Bool
     public var recordingDurationMs: Int
@@ -55,7 +56,7 @@ public struct CaptureViewState: Sendable, Equatable {
         let oval = oval ?? image.map { OvalGeometry(faceOval, frameWidth: $0.width, frameHeight: $0.height) } ?? .standard
         self.init(image: image, mirrored: mirrored, scaleType: m.settings.options.previewScaleType, oval: oval,
                   phase: m.phase, hint: Self.shownHint(m), isValid: m.guidance?.isValid,
-                  countdownRemaining: m.countdownRemaining, progress: m.recordingProgress, restartReason: m.restartReason,
+                  countdownRemaining: m.countdownRemaining, progress: m.recordingProgress, restartReason: m.shownRestartReason,
                   showStartButton: m.showsStartButton, recordingDurationMs: m.recordingDurationMs,
                   inputsToTheRight: m.settings.session.uiConfig.showWideWindowPreviewInputsToTheRight)
     }
@@ -281,9 +282,16 @@ public enum Screens {
         case .ready:
             break
         case .positioning:
-            hintText = s.hint.map { c.strings.text($0.stringKey) }
             if let r = s.restartReason {
-                statusText = c.strings.text("selfie_capture_restarted", [.string(c.strings.text(r.stringKey))])
+                // One message that says why, in place of the hint (not under a different one).
+                switch r {
+                case .holdStill: hintText = c.strings.text("selfie_capture_restart_moved")
+                case .noFace: hintText = c.strings.text("selfie_capture_restart_face_lost")
+                case .tooDark: hintText = c.strings.text("selfie_capture_restart_too_dark")
+                default: hintText = c.strings.text("selfie_capture_restarted", [.string(c.strings.text(r.stringKey))])
+                }
+            } else {
+                hintText = s.hint.map { c.strings.text($0.stringKey) }
             }
         case .countdown:
             hintText = s.hint.map { c.strings.text($0.stringKey) }

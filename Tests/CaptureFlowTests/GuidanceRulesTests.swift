@@ -169,32 +169,68 @@ func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0,
     }
 }
 
-@Suite struct StabilityTests {
-    @Test func stillWhileWithinThreeAndFivePercent() {
-        var s = StabilityTracker()
-        do { let v = s.update(face(), frameWidth: 640); #expect(!v) }                          // first frame anchors
-        do { let v = s.update(face(cx: 0.5 + 0.02), frameWidth: 640); #expect(v) }             // 2 % of width
-        do { let v = s.update(face(h: 0.5 * 1.04), frameWidth: 640); #expect(v) }              // 4 % size
-        do { let v = s.update(face(cx: 0.5 + 0.035), frameWidth: 640); #expect(!v) }           // 3.5 %: moved, re-anchors
-        do { let v = s.update(face(cx: 0.5 + 0.035), frameWidth: 640); #expect(v) }
-        do { let v = s.update(face(h: 0.5 * 1.06), frameWidth: 640); #expect(!v) }             // 6 % size
-        do { let v = s.update(nil, frameWidth: 640); #expect(!v) }                             // not valid: anchor dropped
-        do { let v = s.update(face(), frameWidth: 640); #expect(!v) }
+@Suite struct StillnessTests {
+    /// Feeds `faces` at 15 fps (67 ms apart) from `t0`; returns the judgements.
+    func feed(_ s: inout StillnessJudge, _ faces: [DetectedFace?], t0: Int = 0) -> [Stillness] {
+        faces.enumerated().map { k, f in s.update(f, frameWidth: 640, timestampMs: t0 + k * 1000 / 15) }
     }
 
-    /// A slow drift is caught against the anchor, not frame to frame.
-    @Test func slowDriftBreaksStillness() {
-        var s = StabilityTracker()
-        var results: [Bool] = []
-        for k in 0..<10 { results.append(s.update(face(cx: 0.5 + Double(k) * 0.005), frameWidth: 640)) }
-        #expect(results == [false, true, true, true, true, true, false, true, true, true, ])
+    /// A face at rest settles once the window (300 ms) is covered: the 4th frame at 15 fps
+    /// (200 ms = 2/3 of the window after the first).
+    @Test func settlesAfterTheWindow() {
+        var s = StillnessJudge()
+        let r = feed(&s, Array(repeating: face(), count: 6))
+        #expect(r == [.settling, .settling, .settling, .still, .still, .still])
+        #expect(s.isHolding)
     }
 
-    @Test func landmarksGiveCentreAndSize() {
-        var f = face()
-        f.landmarks = (0..<68).map { Point(x: 100 + Double($0 % 2) * 10, y: 50) }
-        let m = StabilityTracker.measure(f)
-        #expect(m.x == 105 && m.y == 50 && m.size == 5)
+    /// Moving into place at 10 % of the width per second (a real move, 2× the 5 %/s limit) does
+    /// not settle; sway at 1 %/s (2× the clips' natural sway) does.
+    @Test func speedDecidesSettling() {
+        var moving = StillnessJudge()
+        let fast = feed(&moving, (0..<15).map { face(cx: 0.3 + 0.1 * Double($0) / 15) })
+        #expect(!fast.contains(.still))
+        var swaying = StillnessJudge()
+        let slow = feed(&swaying, (0..<15).map { face(cx: 0.5 + 0.01 * Double($0) / 15) })
+        #expect(slow.contains(.still))
+        // Growing at 20 %/s (moving closer) does not settle either.
+        var closer = StillnessJudge()
+        let grow = feed(&closer, (0..<15).map { face(h: 0.4 * (1 + 0.2 * Double($0) / 15)) })
+        #expect(!grow.contains(.still))
+    }
+
+    /// Once held, sway inside 3 % of the width and 5 % of size stays still; beyond, it has moved.
+    @Test func holdToleranceCatchesRealMoves() {
+        var s = StillnessJudge()
+        _ = feed(&s, Array(repeating: face(), count: 4))
+        #expect(s.update(face(cx: 0.52), frameWidth: 640, timestampMs: 300) == .still)     // 2 % of width
+        #expect(s.update(face(h: 0.5 * 1.04), frameWidth: 640, timestampMs: 367) == .still)  // 4 % size
+        #expect(s.update(face(cx: 0.535), frameWidth: 640, timestampMs: 433) == .moved)     // 3.5 %: moved
+        #expect(!s.isHolding)
+        #expect(s.update(face(cx: 0.535), frameWidth: 640, timestampMs: 500) == .settling)  // settles again
+        var t = StillnessJudge()
+        _ = feed(&t, Array(repeating: face(), count: 4))
+        #expect(t.update(face(h: 0.5 * 1.06), frameWidth: 640, timestampMs: 300) == .moved)  // 6 % size
+    }
+
+    /// A slow drift below the settling speed is still caught against the hold position.
+    @Test func slowDriftIsCaught() {
+        var s = StillnessJudge()
+        let r = feed(&s, (0..<40).map { face(cx: 0.5 + 0.0015 * Double($0)) })   // 2.25 % W/s
+        #expect(r.contains(.still) && r.contains(.moved))
+    }
+
+    /// Invalid frames under 250 ms keep the hold; 250 ms or more start over.
+    @Test func graceKeepsTheHold() {
+        var s = StillnessJudge()
+        _ = feed(&s, Array(repeating: face(), count: 4))                   // held at t = 200
+        #expect(s.update(nil, frameWidth: 640, timestampMs: 267) == .settling)
+        #expect(s.update(nil, frameWidth: 640, timestampMs: 333) == .settling)
+        #expect(s.update(face(), frameWidth: 640, timestampMs: 400) == .still)    // blip of 133 ms
+        #expect(s.update(nil, frameWidth: 640, timestampMs: 467) == .settling)
+        #expect(s.update(nil, frameWidth: 640, timestampMs: 667) == .settling)   // 267 ms since the last valid frame
+        #expect(!s.isHolding)
+        #expect(s.update(face(), frameWidth: 640, timestampMs: 733) == .settling)
     }
 }
 
@@ -206,20 +242,24 @@ func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0,
         let r1 = g.judge(frame([face()], t: 67, index: 1))
         #expect(r1.status == .ValidFace && r1.isValid && !r1.isStill && r1.hint == .getCloser && r1.frameIndex == 1)
         let r2 = g.judge(frame([face()], t: 133, index: 2))
-        #expect(r2.isStill && r2.hint == .getCloser)
+        #expect(!r2.isStill && r2.stillness == .settling && r2.hint == .getCloser)
         let r3 = g.judge(frame([face()], t: 267, index: 3))
-        #expect(r3.hint == .holdStill && r3.timestampMs == 267)
-        // A one-frame jump (moves_during_hold) breaks stillness at once.
+        #expect(r3.isStill && r3.hint == .holdStill && r3.timestampMs == 267)   // window of 200 ms at rest
         let r4 = g.judge(frame([face(cx: 0.52)], t: 333, index: 4))
         #expect(r4.isValid && r4.isStill)
-        let r5 = g.judge(frame([face(cx: 0.7)], t: 400, index: 5))
-        #expect(r5.status == .TooFarLeft && !r5.isStill && r5.hint == .holdStill)
+        // A jump within the oval (moves_during_hold) is a real move at once.
+        let r5 = g.judge(frame([face(cx: 0.58)], t: 400, index: 5))
+        #expect(r5.status == .ValidFace && r5.hasMoved && !r5.isStill)
+        // A jump out of the oval is an invalid frame: not still, and not judged as a move.
+        let r6 = g.judge(frame([face(cx: 0.7)], t: 467, index: 6))
+        #expect(r6.status == .TooFarLeft && !r6.isStill && !r6.hasMoved)
     }
 
     @Test func configDefaultsAreDocumentedValues() {
         let c = GuidanceConfig()
         #expect(c.maxYaw == 15 && c.maxPitch == 15 && c.maxRoll == 10 && c.minBrightness == 60)
-        #expect(c.hintPersistMs == 200 && c.stillCenterFraction == 0.03 && c.stillSizeFraction == 0.05)
+        #expect(c.hintPersistMs == 200 && c.stillness.holdCenterTolerance == 0.03 && c.stillness.holdSizeTolerance == 0.05)
+        #expect(c.stillness.windowMs == 300 && c.stillness.graceMs == 250)
         #expect(c.mirror && c.constraints == .v1)
     }
 }

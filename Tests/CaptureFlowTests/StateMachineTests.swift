@@ -19,14 +19,14 @@ struct Driver {
     @discardableResult
     mutating func key(_ k: Key) -> [Effect] { send(.keyPressed(k)) }
     @discardableResult
-    mutating func frame(_ i: Int, valid: Bool = true, still: Bool = true, hint: Hint = .holdStill) -> [Effect] {
-        send(.frameGuided(g(i, valid: valid, still: still, hint: hint)))
+    mutating func frame(_ i: Int, valid: Bool = true, still: Bool = true, moved: Bool = false, hint: Hint = .holdStill) -> [Effect] {
+        send(.frameGuided(g(i, valid: valid, stillness: moved ? .moved : still ? .still : .settling, hint: hint)))
     }
-    func g(_ i: Int, valid: Bool, still: Bool, hint: Hint) -> GuidanceResult {
+    func g(_ i: Int, valid: Bool, stillness: Stillness, hint: Hint) -> GuidanceResult {
         GuidanceResult(frameIndex: i, timestampMs: now, status: valid ? .ValidFace : .TooFarLeft,
                        distance: valid ? .VALID_FACE_POSE : .TOO_FAR_AWAY,
                        positions: valid ? [.VALID_FACE_POSE] : [.TOO_FAR_LEFT, .TOO_FAR_UP], poses: [.VALID_FACE_POSE],
-                       hint: hint, isValid: valid, isStill: still)
+                       hint: hint, isValid: valid, stillness: stillness)
     }
     /// Names of emitted events in `list`.
     static func names(_ list: [Effect]) -> [EventName] {
@@ -72,8 +72,8 @@ struct Driver {
         #expect(o.numberOfFramesBeforeCapture == 10)
         #expect(o.numberOfFrameToCollect == 3)
         #expect(o.frameInterval == 10)
-        #expect(o.timeBeforeAutomaticCapture == 4)
-        #expect(o.countdownMs == 4000)
+        #expect(o.timeBeforeAutomaticCapture == 1)   // Mobai's default, issue #10
+        #expect(o.countdownMs == 1000)
         #expect(CaptureOptions(timeBeforeAutomaticCapture: -1).countdownMs == 0)
         #expect(CaptureOptions(timeBeforeAutomaticCapture: .nan).countdownMs == 0)
         #expect(CaptureOptions(timeBeforeAutomaticCapture: .infinity).countdownMs == 86_400_000)
@@ -279,12 +279,56 @@ struct Driver {
         d.toPositioning()
         d.frame(1)
         #expect(d.m.phase == .countdown)
+        d.advance(to: 400)
+        d.frame(2, valid: true, still: false)           // settling (not yet judged) does not restart
+        #expect(d.m.phase == .countdown)
         d.advance(to: 500)
-        d.frame(2, valid: true, still: false, hint: .holdStill)
+        d.frame(3, valid: true, moved: true, hint: .holdStill)
         #expect(d.m.phase == .positioning && d.m.restartReason == .holdStill && d.m.countdownRemaining == nil)
+        #expect(d.m.shownRestartReason == .holdStill)
         d.advance(to: 600)
-        d.frame(3)
-        #expect(d.m.phase == .countdown && d.m.restartReason == nil)
+        d.frame(4)
+        #expect(d.m.phase == .countdown && d.m.restartReason == nil && d.m.shownRestartReason == nil)
+    }
+
+    /// Invalid frames shorter than 250 ms (one missed detection) keep the countdown; the
+    /// recording starts on a valid frame after the blip.
+    @Test func blipUnder250msDoesNotRestartTheCountdown() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        d.frame(1)
+        #expect(d.m.phase == .countdown)
+        d.advance(to: 900)
+        d.frame(2, valid: false, still: false, hint: .noFace)
+        d.advance(to: 1000)
+        #expect(d.m.phase == .countdown)            // countdown over, but mid-blip: wait
+        d.advance(to: 1100)
+        d.frame(3, valid: false, still: false, hint: .noFace)
+        #expect(d.m.phase == .countdown)            // 200 ms of blip
+        d.advance(to: 1133)
+        let out = d.frame(4)
+        #expect(Driver.actions(out).first == .startRecording)
+        #expect(d.m.phase == .recording)
+    }
+
+    /// Invalid for 250 ms restarts with that reason, by frame or by the clock alone.
+    @Test func invalidFor250msRestarts() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        d.frame(1)
+        d.advance(to: 300)
+        d.frame(2, valid: false, still: false, hint: .multipleFaces)
+        d.advance(to: 549)
+        d.frame(3, valid: false, still: false, hint: .multipleFaces)
+        #expect(d.m.phase == .countdown)
+        d.advance(to: 550)
+        #expect(d.m.phase == .positioning && d.m.restartReason == .multipleFaces)
+        // The message shows for 2 s, then the hints come back.
+        #expect(d.m.shownRestartReason == .multipleFaces)
+        d.advance(to: 2549)
+        #expect(d.m.shownRestartReason == .multipleFaces)
+        d.advance(to: 2550)
+        #expect(d.m.shownRestartReason == nil && d.m.restartReason == .multipleFaces)
     }
 
     @Test func faceInvalidDuringRecordingAbortsAndRestarts() {
@@ -293,7 +337,12 @@ struct Driver {
         d.frame(1)
         d.advance(to: 200)
         d.frame(2)
-        let out = d.frame(3, valid: false, still: false, hint: .moveRight)
+        // A blip keeps recording (its frame goes into the video, but is not collected).
+        let blip = d.frame(3, valid: false, still: false, hint: .moveRight)
+        #expect(Driver.actions(blip) == [.recordFrame(frameIndex: 3)])
+        #expect(d.m.isRecording)
+        // 250 ms after the first invalid frame the clock alone aborts.
+        let out = d.advance(to: 450)
         #expect(Driver.actions(out) == [.abortRecording])
         #expect(d.m.phase == .positioning && d.m.restartReason == .moveRight && d.m.recordedFrameCount == 0)
         #expect(!d.m.isRecording)
@@ -311,7 +360,7 @@ struct Driver {
     @Test func navigateUpFromCaptureClosesCameraAndShowsPermission() {
         var d = Driver()
         d.toPositioning()
-        d.send(.frameGuided(d.g(1, valid: true, still: true, hint: .holdStill)))
+        d.send(.frameGuided(d.g(1, valid: true, stillness: .still, hint: .holdStill)))
         let out = d.key(.escape)
         #expect(Driver.actions(out) == [.closeCamera, .showScreen(.cameraPermission)])
         #expect(Driver.names(out) == [.cameraPermissionShown])

@@ -12,6 +12,8 @@ struct ScenarioTruth: Decodable {
         var t: Double
         var count: Int
         var faces: [Face]
+        /// Faces less than half inside the frame (only while entering or leaving).
+        var partial_faces: [Face]?
         var label: String
         var accept: [String]
     }

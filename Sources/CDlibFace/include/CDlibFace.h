@@ -42,6 +42,10 @@ cdf_shape_predictor *cdf_shape_predictor_load(const char *path, int reference, c
 void cdf_shape_predictor_destroy(cdf_shape_predictor *p);
 /// Number of parts (68 for the iBUG 300-W model).
 int cdf_shape_predictor_parts(const cdf_shape_predictor *p);
+/// The model's initial (mean) shape: where each landmark starts, in coordinates normalised to the
+/// face box given to cdf_landmarks ((0,0) its top-left, (1,1) its bottom-right). Writes 2*parts
+/// doubles into `xy` (capacity `xyCount`); returns parts, or -1 when the buffer is too small.
+int cdf_shape_predictor_mean_shape(const cdf_shape_predictor *p, double *xy, int xyCount);
 /// Landmarks for the face in box (x, y, w, h) on a gray buffer. Writes 2*parts doubles
 /// (x0, y0, x1, y1, ...) into `xy` (capacity `xyCount` doubles). Returns parts, or -1 on error.
 int cdf_landmarks(const cdf_shape_predictor *p, const uint8_t *gray, int width, int height, int stride,
