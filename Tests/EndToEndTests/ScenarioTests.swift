@@ -3,16 +3,13 @@ import Testing
 import TestSupport
 
 /// The built binary, headless (`--renderer null --pace fast`), on the scripted scenarios of
-/// ../shared/media: which record, their event sequences (golden files), the recorded video
-/// (ffprobe) and the collected frames.
+/// ../shared/media and ../shared/media/people: properties against their ground truth (records or
+/// not, hints, restarts, timing) at both paces, the recorded video (ffprobe) and the collected
+/// frames. No exact event sequences: they would pin one build's restart counts.
 @Suite(.serialized) struct ScenarioTests {
     static let bin = Harness.binary
     static let media = TestSupport.shared("media/approach.avi") != nil
     static let ready = bin != nil && media
-
-    /// Scenarios that must record (shared/media README `expect.records`).
-    static let recording = ["approach", "too_close", "off_left", "off_right", "off_up", "off_down",
-                            "moves_during_hold", "rolled"]
 
     struct Run {
         var result: Harness.Result
@@ -50,12 +47,107 @@ import TestSupport
         return out
     }
 
-    @Test(.enabled(if: ready, "needs the built binary and ../shared/media"), arguments: recording)
-    func records(scenario: String) throws {
-        let run = try Self.capture(scenario)
+    /// Every ground-truth clip of shared/media and shared/media/people (`long` aside: it is the
+    /// benchmark clip), as `media/NAME` or `media/people/NAME`.
+    static let clips: [String] = {
+        guard let dir = TestSupport.shared("media") else { return [] }
+        let fm = FileManager.default
+        let top = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".avi") && $0 != "long.avi" }
+        let people = ((try? fm.contentsOfDirectory(atPath: dir + "/people")) ?? []).filter { $0.hasSuffix(".avi") }.map { "people/" + $0 }
+        return (top + people).map { String($0.dropLast(4)) }.sorted()
+    }()
+
+    /// The clip's ground truth, as far as these tests need it.
+    struct Truth: Decodable {
+        struct Face: Decodable { var x, y, w, h: Double }
+        struct Frame: Decodable { var t: Double; var count: Int; var faces: [Face]; var label: String }
+        struct Expect: Decodable { var records: Bool; var hints_include: [String]; var hints_exclude: [String] }
+        var width: Int
+        var fps: Int
+        var expect: Expect
+        var frames: [Frame]
+    }
+
+    /// Start times (s) of the ground truth's runs of frames that are valid *and* still: labelled
+    /// `valid`, with the true face moving slower than the product's settling limits (centre 5 %
+    /// of the width per second, size 10 % per second: `StillnessConfig`) over the last ~270 ms.
+    /// The clips label a face valid while it is still sliding or growing into place (approach
+    /// grows 50 %/s at its first valid frame), where no product should start a countdown.
+    static func stillValidRuns(_ t: Truth) -> [(start: Double, end: Double)] {
+        let k = max(1, Int((0.27 * Double(t.fps)).rounded()))
+        var runs: [(Double, Double)] = []
+        var start: Double?
+        for (i, f) in t.frames.enumerated() {
+            var ok = f.label == "valid" && f.count == 1 && i >= k && t.frames[i - k].count == 1
+            if ok {
+                let a = t.frames[i - k].faces[0], b = f.faces[0]
+                let dt = f.t - t.frames[i - k].t
+                let speed = hypot(b.x + b.w / 2 - a.x - a.w / 2, b.y + b.h / 2 - a.y - a.h / 2) / Double(t.width) / dt
+                ok = speed <= 0.05 && abs(b.h / a.h - 1) / dt <= 0.10
+            }
+            if ok, start == nil { start = f.t }
+            if !ok, let s0 = start { runs.append((s0, f.t)); start = nil }
+        }
+        if let s0 = start { runs.append((s0, (t.frames.last?.t ?? s0) + 1 / Double(t.fps))) }
+        return runs
+    }
+
+    /// Behaviour on every clip, at both paces (issue #10): it records exactly when the ground
+    /// truth says so; the hints include the clip's `hints_include` (`valid` is shown as
+    /// "hold still"); no countdown restarts during a still hold, and at least one does in
+    /// `moves_during_hold`; recording starts within countdown (1 s) + 0.5 s of the start of
+    /// the true still-and-valid run it falls in.
+    @Test(.enabled(if: ready, "needs the built binary and ../shared/media"), arguments: clips, ["fast", "realtime"])
+    func behavesAsTheGroundTruthSays(clip: String, pace: String) throws {
+        let path = try #require(TestSupport.shared("media/\(clip).json"))
+        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        let log = Harness.tempDir("sc-log") + "/analysis.jsonl"
+        let run = try Self.capture(clip, extra: ["--pace", pace, "--analysis-log", log])
+        let name = "\(clip) at \(pace)"
+        #expect(run.result.code == (truth.expect.records ? 0 : 75), "\(name): exit \(String(describing: run.result.code)); stderr: \(run.result.err)")
+        let shown = Set(run.events.compactMap { $0["hint"] as? String }.map { $0 == "holdStill" ? "valid" : $0 })
+        for h in truth.expect.hints_include { #expect(shown.contains(h), "\(name): hint \(h) never shown; shown \(shown.sorted())") }
+        if pace == "fast" {
+            for h in truth.expect.hints_exclude { #expect(!shown.contains(h), "\(name): hint \(h) shown") }
+        }
+        let names = run.events.compactMap { $0["event"] as? String }
+        // Countdown starts: the first countdown event after positioning (a restart begins a new one).
+        var countdowns = 0, inCountdown = false
+        for e in run.events {
+            let n = e["event"] as? String
+            if n == "faceCaptureCountDown" { if !inCountdown { countdowns += 1 }; inCountdown = true }
+            if n == "videoRecordStarted" { inCountdown = false }
+            if n == "faceValidating", e["status"] as? String != "ValidFace" { inCountdown = false }
+        }
+        let aborted = names.filter { $0 == "videoRecordStarted" }.count > 1
+        if clip.hasSuffix("moves_during_hold") {
+            #expect(countdowns >= 2 || aborted, "\(name): the move restarted nothing (\(countdowns) countdowns)")
+        } else if truth.expect.records {
+            #expect(countdowns == 1 && !aborted, "\(name): \(countdowns) countdowns, recording restarted: \(aborted)")
+        }
+        guard truth.expect.records, let startEvent = run.events.last(where: { $0["event"] as? String == "videoRecordStarted" }),
+              let startMs = startEvent["t_ms"] as? Int else { return }
+        // Event times are the run's clock; the analysis log's are the clip's. One faceValidating
+        // event per analysed frame pairs them.
+        let logText = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let logTimes = logText.split(separator: "\n").compactMap {
+            ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any])?["t_ms"] as? Int
+        }
+        let fvTimes = run.events.filter { $0["event"] as? String == "faceValidating" }.compactMap { $0["t_ms"] as? Int }
+        let lastPair = try #require(zip(fvTimes.suffix(logTimes.count), logTimes.suffix(fvTimes.count)).reversed().first)
+        let recClip = Double(startMs - (lastPair.0 - lastPair.1)) / 1000
+        let runs = Self.stillValidRuns(truth)
+        let within = try #require(runs.last { $0.start <= recClip + 0.001 }, "\(name): recording at \(recClip) s before any still valid run \(runs)")
+        #expect(recClip - within.start <= 1.0 + 0.5 + 0.001, "\(name): recording at \(recClip) s, still and valid from \(within.start) s")
+    }
+
+    /// The recorded files of a capture: result.json and the video agree with ffprobe, collected
+    /// frames follow Mobai's defaults, permissions protect biometric data.
+    @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
+    func recordedFilesAgree() throws {
+        let run = try Self.capture("approach")
         #expect(run.result.code == 0, "stderr: \(run.result.err)")
         let seq = Self.sequence(run.events)
-        #expect(TestSupport.checkSnapshot(seq.joined(separator: "\n") + "\n", named: "\(scenario).events") == nil)
         #expect(seq.last == "faceCaptureSuccess")
         #expect(seq.contains("videoRecordStarted") && seq.contains("videoRecordEnded"))
 
