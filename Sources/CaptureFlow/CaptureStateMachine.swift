@@ -82,9 +82,13 @@ public enum Event: Sendable, Equatable {
     case frameGuided(GuidanceResult)
     /// The camera failed (open error other than permission, unplugged, I/O error).
     case cameraFailed(reason: String)
-    /// A file source ended.
+    /// A file source ended (without `--loop`): the attempt fails for good.
     case sourceEnded
-    /// `--timeout` elapsed.
+    /// A looping file source (`--loop`) reached its end and started over. An attempt that is
+    /// positioning or counting down fails with `sourceEnded` and may be retried; otherwise
+    /// (waiting for Start, recording) nothing happens.
+    case sourceLooped
+    /// `--timeout` elapsed for the current attempt (see `timeoutStartMs`).
     case timeout
     /// The terminal changed size.
     case terminalResized
@@ -115,6 +119,9 @@ public enum Effect: Sendable, Equatable {
     case stopRecording
     /// Discard the video being recorded (the capture restarts or stops).
     case abortRecording
+    /// Try again: discard everything the failed attempt left (partial video, collected frames,
+    /// per-frame data, its failure) and keep the camera open; the next attempt starts.
+    case discardAttempt
     /// Write `result.json` (the recording is complete).
     case writeResult
     /// Redraw the current screen (the terminal was resized).
@@ -129,17 +136,37 @@ public struct FlowSettings: Sendable, Equatable {
     public var options: CaptureOptions
     /// `--camera-consent`: skip the permission screen.
     public var cameraConsent: Bool
-    /// False with the null renderer: nobody can press a key, so the result and failed screens end
-    /// the process at once.
+    /// False with the null and plain renderers: the result screen, and a failed screen that
+    /// offers no Try again, end the process at once.
     public var interactive: Bool
     /// Invalid frames (no face, a second face, bad light, out of the oval…) lasting less than this
     /// neither restart a countdown nor abort a recording; longer ones do. 250 ms (issue #10: "one
     /// missed detection, or an invalid frame lasting under about 250 ms" is a blip).
     public var invalidGraceMs: Int
+    /// True when nobody can press a key (null or plain renderer without `--keys`; DECISIONS
+    /// "unattended runs skip the screens that need a person"). A failed attempt is then retried
+    /// at once, as if Try again was pressed, but only when `maxAttempts` was given.
+    public var unattended: Bool
+    /// `--max-attempts` (≥ 1; values below 1 count as 1), or nil when it was not given: then
+    /// `defaultMaxAttempts` when someone can press Try again, 1 (no retry) when `unattended`.
+    public var maxAttempts: Int?
+
+    /// Attempts when `--max-attempts` is not given and someone can press Try again: 3, as AWS
+    /// Face Liveness advises and Jumio does (issue #10).
+    public static let defaultMaxAttempts = 3
+
     public init(session: SessionConfig = SessionConfig(), options: CaptureOptions = CaptureOptions(),
-                cameraConsent: Bool = false, interactive: Bool = true, invalidGraceMs: Int = 250) {
+                cameraConsent: Bool = false, interactive: Bool = true, unattended: Bool = false, maxAttempts: Int? = nil,
+                invalidGraceMs: Int = 250) {
         self.session = session; self.options = options; self.cameraConsent = cameraConsent; self.interactive = interactive
-        self.invalidGraceMs = invalidGraceMs
+        self.unattended = unattended; self.maxAttempts = maxAttempts; self.invalidGraceMs = invalidGraceMs
+    }
+
+    /// How many attempts the run may make (≥ 1): `maxAttempts`, else 1 when unattended, else
+    /// `defaultMaxAttempts`.
+    public var effectiveMaxAttempts: Int {
+        if let n = maxAttempts { return max(1, n) }
+        return unattended ? 1 : Self.defaultMaxAttempts
     }
 }
 
@@ -153,6 +180,15 @@ public struct FlowSettings: Sendable, Equatable {
 /// the countdown, leaves the position it was holding: `GuidanceResult.hasMoved`) sends the capture
 /// back to positioning with `restartReason` set (as the Mobai SDK restarts); shorter blips are
 /// ignored.
+///
+/// Attempts (issue #10): an attempt is numbered from 1 and reported in `videoCaptureStarted`,
+/// `faceCaptureFailed` and `faceCaptureSuccess`. A timeout on the capture screen, or a looping
+/// source that starts over while positioning or counting down (`sourceLooped`), fails the
+/// attempt in a way that can be retried: while attempts remain, the failed screen offers Try
+/// again (Enter/Space; q/Esc exit with the failure's code), which discards the attempt
+/// (`discardAttempt`), keeps the camera open and starts the next attempt without waiting for
+/// Start. Unattended runs press it themselves. Camera failures, a source that ended without
+/// `--loop`, a timeout before the capture screen, and the last attempt's failure are final.
 public struct CaptureStateMachine: Sendable, Equatable {
     public let settings: FlowSettings
 
@@ -191,12 +227,20 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public private(set) var recordedFrameCount = 0
     /// Frames collected as stills in the current (or finished) recording.
     public private(set) var collectedFrameCount = 0
+    /// The current attempt, from 1; Try again moves to the next. On the result screen, the
+    /// attempt that recorded (and the number of attempts made).
+    public private(set) var attempt = 1
+    /// True on the failed screen when it offers Try again (a retryable failure, attempts left).
+    public private(set) var canTryAgain = false
 
     private var countdownStartMs = 0
     private var recordingStartMs = 0
     /// Since when (ms) frames have been invalid during a countdown or recording, and their hint.
     private var invalidSinceMs: Int?
     private var invalidHint: Hint?
+    private var timerStartMs = 0
+    /// Set by Try again while the camera has sent no frame yet: start when it does.
+    private var startWhenReady = false
 
     public init(settings: FlowSettings = FlowSettings()) { self.settings = settings }
 
@@ -206,6 +250,13 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public var showsStartButton: Bool { settings.session.uiConfig.showVideoCaptureButton }
     /// True while frames go to the video file.
     public var isRecording: Bool { screen == .capture && phase == .recording }
+    /// How many attempts the run may make (`FlowSettings.effectiveMaxAttempts`).
+    public var maxAttempts: Int { settings.effectiveMaxAttempts }
+    /// When the `--timeout` timer started (ms on the run's clock), or nil when none runs (the
+    /// result screen). It starts at `started` for the first attempt, restarts at Try again for
+    /// each retry, and restarts when a failed screen offers Try again (so that screen waits at
+    /// most that long for a choice). The runtime sends `timeout` once it has run out.
+    public var timeoutStartMs: Int? { screen == .result ? nil : timerStartMs }
 
     /// Feeds one event; returns the effects to carry out, in order.
     public mutating func handle(_ event: Event) -> [Effect] {
@@ -215,6 +266,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return advanceClock()
         case .started:
             screen = .loading; loadingStage = .model
+            timerStartMs = nowMs
             return [.showScreen(.loading), .loadModel]
         case .modelLoaded:
             guard screen == .loading, loadingStage == .model else { return [] }
@@ -243,11 +295,17 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return fail(.camera(reason))
         case .sourceEnded:
             return fail(.sourceEnded)
+        case .sourceLooped:
+            guard screen == .capture, phase == .positioning || phase == .countdown else { return [] }
+            return fail(.sourceEnded, retryable: true)
         case .timeout:
-            guard screen != .result else { return [] }
-            var effects = fail(.timeout)
-            if settings.interactive && !effects.contains(.exit(.timedOut)) { effects.append(.exit(.timedOut)) }
-            return effects
+            switch screen {
+            case .result: return []
+            // Nobody chose on the failed screen within the timeout.
+            case .failed: return [.exit(.timedOut)]
+            // Before the capture screen there is no attempt to retry.
+            default: return fail(.timeout, retryable: screen == .capture)
+            }
         case .terminalResized:
             return [.redraw]
         }
@@ -277,6 +335,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private mutating func enterCapture() -> [Effect] {
         screen = .capture
         phase = .waitingForCamera
+        startWhenReady = false
         resetAttempt()
         restartReason = nil
         return [.showScreen(.capture), emit(.cameraPreviewShown)]
@@ -292,15 +351,16 @@ public struct CaptureStateMachine: Sendable, Equatable {
         guard screen == .capture, phase == .waitingForCamera else { return [] }
         phase = .ready
         var effects = [emit(.cameraReady)]
-        if !showsStartButton { effects += startCapture() }
+        if !showsStartButton || startWhenReady { effects += startCapture() }
         return effects
     }
 
     private mutating func startCapture() -> [Effect] {
         phase = .positioning
+        startWhenReady = false
         resetAttempt()
         restartReason = nil
-        return [emit(.videoCaptureStarted)]
+        return [emit(.videoCaptureStarted, [EventField("attempt", .int(attempt))])]
     }
 
     // MARK: keys
@@ -308,6 +368,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private mutating func handleKey(_ action: KeyAction) -> [Effect] {
         switch screen {
         case .failed:
+            // Try again on Enter/Space when offered; q, Esc (or any key on a final failure) exit.
+            if canTryAgain {
+                if action == .activate { return tryAgain() }
+                if action == .start { return [] }
+            }
             return [.exit(exitCode(for: failure ?? .timeout))]
         case .result:
             return action == .activate || action == .quit ? [.exit(.recorded)] : []
@@ -510,6 +575,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
             EventField("frames", .int(recordedFrameCount)),
             EventField("collected", .int(collectedFrameCount)),
             EventField("durationMs", .int(recordingDurationMs)),
+            EventField("attempt", .int(attempt)),
         ]), .writeResult, .showScreen(.result)]
         if !settings.interactive { effects.append(.exit(.recorded)) }
         return effects
@@ -524,14 +590,43 @@ public struct CaptureStateMachine: Sendable, Equatable {
         }
     }
 
-    private mutating func fail(_ reason: FailureReason) -> [Effect] {
+    /// Ends the current attempt with `reason`.
+    /// - Parameter retryable: the failure itself allows a retry (a timeout on the capture screen,
+    ///   a looping source that started over); Try again is offered only if attempts remain too.
+    ///   A final failure ends the run at once when nobody answers the failed screen
+    ///   (`interactive` false), and a final timeout always does (as before attempts existed).
+    private mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Effect] {
         guard screen != .result, screen != .failed else { return [] }
         let abort: [Effect] = isRecording ? [.abortRecording] : []
         failure = reason
         screen = .failed
         permissionRequestPending = false
-        var effects = abort + [emit(.faceCaptureFailed, [EventField("reason", .string(reason.eventText))]), .showScreen(.failed)]
-        if !settings.interactive { effects.append(.exit(exitCode(for: reason))) }
+        canTryAgain = retryable && attempt < maxAttempts
+        var effects = abort + [emit(.faceCaptureFailed, [EventField("reason", .string(reason.eventText)),
+                                                         EventField("attempt", .int(attempt))]),
+                               .showScreen(.failed)]
+        if canTryAgain {
+            timerStartMs = nowMs
+            if settings.unattended { effects += tryAgain() }
+        } else if !settings.interactive || reason == .timeout {
+            effects.append(.exit(exitCode(for: reason)))
+        }
+        return effects
+    }
+
+    /// Try again: back to the capture screen with the camera still open, as the next attempt.
+    /// The capture starts at once (Try again was the person's start), or when the first frame
+    /// arrives if the camera has sent none yet; the `--timeout` timer restarts.
+    private mutating func tryAgain() -> [Effect] {
+        attempt += 1
+        canTryAgain = false
+        failure = nil
+        screen = .capture
+        restartReason = nil
+        resetAttempt()
+        timerStartMs = nowMs
+        var effects: [Effect] = [.discardAttempt, .showScreen(.capture)]
+        if phase == .waitingForCamera { startWhenReady = true } else { effects += startCapture() }
         return effects
     }
 }

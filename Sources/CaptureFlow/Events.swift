@@ -42,13 +42,14 @@ public struct FlowEvent: Sendable, Equatable {
     public subscript(key: String) -> JSONValue? { fields.first { $0.key == key }?.value }
 }
 
-/// Why a capture failed for good (`faceCaptureFailed` `reason`, failed screen, exit code).
+/// Why a capture attempt failed (`faceCaptureFailed` `reason`, failed screen, exit code).
 public enum FailureReason: Sendable, Equatable {
-    /// The camera stopped or could not be opened; the text is the system's message.
+    /// The camera stopped or could not be opened; the text is the system's message. Final.
     case camera(String)
-    /// The file source ended before the capture completed.
+    /// The file source ended before the capture completed: final without `--loop`; with
+    /// `--loop` (the source started over) the attempt may be retried.
     case sourceEnded
-    /// `--timeout` ran out.
+    /// `--timeout` ran out for the attempt; retryable on the capture screen.
     case timeout
 
     /// The `reason` field of `faceCaptureFailed`: `camera: <message>`, `sourceEnded`, `timeout`.

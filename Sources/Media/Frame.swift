@@ -162,6 +162,14 @@ public protocol FrameSource: AnyObject {
     /// - Throws: `MediaError` / the camera's error when the source is unusable.
     func nextFrame() throws -> VideoFrame?
     func close()
+    /// How many times the source started over from its beginning (`--loop`, `LoopingSource`);
+    /// 0 for sources that never do. The runtime compares it after each frame to see a wrap.
+    var loops: Int { get }
+}
+
+extension FrameSource {
+    /// Sources that do not loop never start over.
+    public var loops: Int { 0 }
 }
 
 /// Errors of the media layer. The app maps them to exit codes (see `exitCodeHint`).

@@ -100,7 +100,8 @@ public final class LoopingSource: FrameSource {
     private var lastMs = 0
     private var delivered = 0
     private var statsBefore = SourceStats()
-    /// How many times the source was restarted.
+    /// How many times the source was reopened at its end (`FrameSource.loops`; the frame
+    /// returned with the increase is the new pass's first).
     public private(set) var loops = 0
 
     /// - Parameter open: opens a fresh instance of the underlying source.

@@ -100,7 +100,8 @@ public struct CaptureSetup {
         let unattended = renderer != .curses && keys == nil
         let settings = FlowSettings(session: unattended ? session.unattended : session, options: options,
                                     cameraConsent: a.flag("--camera-consent") || unattended,
-                                    interactive: renderer == .curses)
+                                    interactive: renderer == .curses, unattended: unattended,
+                                    maxAttempts: a.value("--max-attempts").flatMap { Int($0) })
 
         // Look and texts.
         let theme: Theme

@@ -24,7 +24,11 @@ import Glibc
 ///
 /// Nothing is left half-written: the video is written under a temporary name and renamed on
 /// success; on cancel, failure or timeout it is removed with any collected frames, and an output
-/// folder this run created is removed when it is left empty.
+/// folder this run created is removed when it is left empty. Try again (`discardAttempt`)
+/// removes the same files of the failed attempt and keeps the source open.
+///
+/// `--timeout` is per attempt: the loop compares the clock with the machine's
+/// `timeoutStartMs`, which the machine restarts at Try again.
 public final class CaptureRuntime {
     let setup: CaptureSetup
     var driver: FlowDriver
@@ -45,6 +49,8 @@ public final class CaptureRuntime {
 
     // Source.
     var source: FrameSource?
+    /// The source's `loops` count already reported to the machine (`sourceLooped`).
+    var sourceLoopsSeen = 0
     var sourceBaseMs = 0
     var firstFrameTs: Int?
     var lastFrame: VideoFrame?
@@ -107,7 +113,6 @@ public final class CaptureRuntime {
         try startBackend()
         CaptureRuntime.installInterruptHandlers()
         defer { CaptureRuntime.removeInterruptHandlers() }
-        let startMs = clock.nowMs()
 
         send(.started)
         while exitCode == nil {
@@ -121,10 +126,9 @@ public final class CaptureRuntime {
             let progressed = try stepSource()
             if !progressed { idle() }
             send()
-            if let t = setup.timeoutMs, exitCode == nil, clock.nowMs() - startMs >= t {
-                failure = .timedOut("timed out after \(formatSeconds(t)) s")
-                send(.timeout)
-                if exitCode == nil { exitCode = .timedOut }
+            if let t = setup.timeoutMs, exitCode == nil, let start = machine.timeoutStartMs, clock.nowMs() - start >= t {
+                // The machine fails the attempt (retryable on the capture screen), or ends the run.
+                send(.timeout, failure: .timedOut("timed out after \(formatSeconds(t)) s" + attemptNote()))
             }
             draw()
         }
@@ -248,6 +252,21 @@ public final class CaptureRuntime {
         perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? []))
     }
 
+    /// Feeds `event`, which may fail the attempt; `error` is what the run reports (stderr, exit
+    /// code) if it ends on that failure. When the machine ignores the event, the previous
+    /// failure stands; when it retries at once (unattended), `discardAttempt` clears it.
+    func send(_ event: Event, failure error: AppError) {
+        let previous = failure, attemptBefore = machine.attempt
+        failure = error
+        send(event)
+        if machine.screen != .failed && machine.attempt == attemptBefore { failure = previous }
+    }
+
+    /// " (attempt N of M)" when the run may make more than one attempt, else "".
+    func attemptNote() -> String {
+        machine.maxAttempts > 1 ? " (attempt \(machine.attempt) of \(machine.maxAttempts))" : ""
+    }
+
     /// Reads and processes one frame when the capture screen has an open source.
     /// - Returns: whether anything progressed.
     func stepSource() throws -> Bool {
@@ -282,6 +301,12 @@ public final class CaptureRuntime {
         // The machine's clock reaches this frame's time before the frame is judged, so its
         // events carry the frame's t_ms.
         send()
+        // A looping source that started over fails an attempt that is still positioning or
+        // counting down (retryable); this frame then belongs to the next attempt, if any.
+        if src.loops > sourceLoopsSeen {
+            sourceLoopsSeen = src.loops
+            send(.sourceLooped, failure: .timedOut("\(setup.sourceSpec) played to its end (--loop) before the capture completed" + attemptNote()))
+        }
         guard exitCode == nil, machine.screen == .capture else { return true }
         lastFrame = frame
         recentFrames.append(frame)
@@ -402,6 +427,8 @@ public final class CaptureRuntime {
                 finishRecording()
             case .abortRecording:
                 discardRecording()
+            case .discardAttempt:
+                discardAttempt()
             case .writeResult:
                 writeResult()
             case .redraw:
@@ -410,6 +437,15 @@ public final class CaptureRuntime {
                 if exitCode == nil { exitCode = ExitCode(flow: code) }
             }
         }
+    }
+
+    /// Try again: removes what the failed attempt left (partial video, collected frames,
+    /// per-frame data), forgets its failure and its guidance history; the source stays open.
+    func discardAttempt() {
+        discardRecording()
+        failure = nil
+        guidance.reset()
+        needsRedraw = true
     }
 
     func fail(with error: AppError) {
@@ -455,6 +491,7 @@ public final class CaptureRuntime {
                                         camera: CameraOptions(qualities: setup.settings.session.effectiveQualities,
                                                               targetResolution: setup.targetResolution))
             source = try FrameSources.open(spec: setup.sourceSpec, options: options)
+            sourceLoopsSeen = 0
             sourceBaseMs = clock.nowMs()
             firstFrameTs = nil
             pacer.reset()
@@ -532,7 +569,7 @@ public final class CaptureRuntime {
             for r in worker.takeResults() { if case .success(let a) = r { attach(a) } }
         }
         let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
-                                     recorded: recorded, setup: setup)
+                                     recorded: recorded, attempt: machine.attempt, setup: setup)
         do { _ = try folder.write(Array(json.utf8), to: "result.json") } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file("result.json"), reason: "\(error)"))
         }

@@ -5,13 +5,16 @@ import Media
 /// `result.json`: what was recorded and with which settings.
 ///
 /// Shape: `{"videoFilePath", "durationMs", "frameCount", "fps", "width", "height",
+/// "attempt", "attempts",
 /// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?}],
 /// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
 /// "brightness", "sharpness", "eyesOpen"}], "settings": {...}, "source": {...}}`; boxes in raw
-/// (unmirrored) source pixels, angles in degrees, durations in milliseconds.
+/// (unmirrored) source pixels, angles in degrees, durations in milliseconds. `attempt` is the
+/// attempt that recorded (from 1) and `attempts` how many the run made: the same number, since
+/// a recording ends the run (every earlier attempt failed and left nothing behind).
 enum ResultWriter {
     static func json(summary s: MJPEGAVIWriter.Summary, folder: OutputFolder, collected: [FrameCollector.Collected],
-                     recorded: [CaptureRuntime.RecordedFrame], setup: CaptureSetup) -> String {
+                     recorded: [CaptureRuntime.RecordedFrame], attempt: Int, setup: CaptureSetup) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
             "durationMs": s.durationMs,
@@ -20,6 +23,8 @@ enum ResultWriter {
             "width": s.width,
             "height": s.height,
             "videoBytes": s.bytes,
+            "attempt": attempt,
+            "attempts": attempt,
         ]
         root["collectedFrames"] = collected.map { c -> [String: Any] in
             var d: [String: Any] = ["path": folder.file(c.relativePath), "frameIndex": c.frameIndex,

@@ -80,6 +80,20 @@ public struct ResultViewState: Sendable, Equatable {
     }
 }
 
+/// What the failed screen shows.
+public struct FailedViewState: Sendable, Equatable {
+    public var reason: FailureReason
+    /// Offer `[ Try again ]` (Enter/Space) beside exit (q/Esc); else only exit, any key.
+    public var canTryAgain: Bool
+    /// The attempt that failed (from 1) and how many the run may make; "Attempt N of M" is shown
+    /// when Try again is offered or an earlier attempt failed (not for a first, final failure).
+    public var attempt: Int
+    public var maxAttempts: Int
+    public init(reason: FailureReason, canTryAgain: Bool = false, attempt: Int = 1, maxAttempts: Int = 1) {
+        self.reason = reason; self.canTryAgain = canTryAgain; self.attempt = attempt; self.maxAttempts = maxAttempts
+    }
+}
+
 /// One screen's state.
 public enum ScreenView: Sendable, Equatable {
     case loading(LoadingViewState)
@@ -88,7 +102,7 @@ public enum ScreenView: Sendable, Equatable {
     case cameraPermissionDenied(devicePath: String)
     case capture(CaptureViewState)
     case result(ResultViewState)
-    case failed(FailureReason)
+    case failed(FailedViewState)
 }
 
 /// Everything a screen needs besides its state.
@@ -130,7 +144,7 @@ public enum Screens {
         case .cameraPermissionDenied(let path): return permission(denied: path, pending: false, c)
         case .capture(let s): return capture(s, c)
         case .result(let s): return result(s, c)
-        case .failed(let r): return failed(r, c)
+        case .failed(let s): return failed(s, c)
         }
     }
 
@@ -345,12 +359,14 @@ public enum Screens {
         return RenderedScreen(canvas: canvas, lines: [title] + body + [exitText], status: nil)
     }
 
-    static func failed(_ reason: FailureReason, _ c: RenderContext) -> RenderedScreen {
+    /// The failed screen: title, why, what to do, "Attempt N of M" when retries are involved, then
+    /// either `[ Try again ]` with the keys (Enter: try again · q: exit) or the exit line.
+    static func failed(_ s: FailedViewState, _ c: RenderContext) -> RenderedScreen {
         var canvas = blank(c)
         let r = full(c)
         let title = c.strings.text("selfie_capture_failed_title")
         var body: [String] = []
-        switch reason {
+        switch s.reason {
         case .camera(let m):
             body.append(c.strings.text("selfie_capture_failed_camera_disconnected"))
             body.append(c.strings.text("selfie_capture_failed_reason", [.string(m)]))
@@ -358,13 +374,24 @@ public enum Screens {
         case .sourceEnded: body.append(c.strings.text("selfie_capture_failed_source_ended"))
         }
         body.append(c.strings.text("selfie_capture_failed_help"))
+        if s.canTryAgain || s.attempt > 1 {
+            body.append(c.strings.text("selfie_capture_failed_attempt", [.int(s.attempt), .int(s.maxAttempts)]))
+        }
+        // The button takes the row above the keys line (as on the permission screen).
+        let bottom = s.canTryAgain ? c.size.rows - 3 : c.size.rows - 2
         var y = c.size.rows >= 20 ? 2 : 0
         y = Widgets.paragraph(&canvas, title, rect: r, y: y, maxLines: 1, style: c.theme.style(.headline, fg: c.theme.secondary)) + 1
-        for line in body where y < c.size.rows - 2 {
-            y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(4, c.size.rows - 2 - y)), style: c.theme.style(.body))
+        for line in body where y < bottom {
+            y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(4, bottom - y)), style: c.theme.style(.body))
         }
-        let help = keysHelp(&canvas, "selfie_capture_result_exit", c, y: c.size.rows - 1)
-        return RenderedScreen(canvas: canvas, lines: [title] + body + [help], status: nil)
+        guard s.canTryAgain else {
+            let help = keysHelp(&canvas, "selfie_capture_result_exit", c, y: c.size.rows - 1)
+            return RenderedScreen(canvas: canvas, lines: [title] + body + [help], status: nil)
+        }
+        let button = c.strings.text("selfie_capture_failed_try_again")
+        Widgets.button(&canvas, label: button, rect: r, y: c.size.rows - 3, theme: c.theme)
+        let help = keysHelp(&canvas, "selfie_capture_failed_keys_help", c, y: c.size.rows - 1)
+        return RenderedScreen(canvas: canvas, lines: [title] + body + ["[\(button)]", help], status: nil)
     }
 }
 
@@ -387,7 +414,9 @@ extension ScreenView {
         case .result:
             return .result(result ?? ResultViewState(savedPaths: [], durationSeconds: Double(m.recordingDurationMs) / 1000,
                                                      frameCount: m.recordedFrameCount, collectedCount: m.collectedFrameCount))
-        case .failed: return .failed(m.failure ?? .timeout)
+        case .failed:
+            return .failed(FailedViewState(reason: m.failure ?? .timeout, canTryAgain: m.canTryAgain,
+                                           attempt: m.attempt, maxAttempts: m.maxAttempts))
         }
     }
 }

@@ -398,17 +398,20 @@ struct Driver {
         var d = Driver()
         d.send(.started); d.advance(to: 9000)
         let out = d.send(.timeout)
-        #expect(out == [.emit(FlowEvent(.faceCaptureFailed, tMs: 9000, fields: [EventField("reason", .string("timeout"))])),
+        #expect(out == [.emit(FlowEvent(.faceCaptureFailed, tMs: 9000, fields: [EventField("reason", .string("timeout")),
+                                                                                EventField("attempt", .int(1))])),
                         .showScreen(.failed), .exit(.timedOut)])
         #expect(d.m.failure == .timeout)
+        #expect(!d.m.canTryAgain, "before the capture screen there is no attempt to retry")
     }
 
     @Test func cameraFailureShowsFailedScreenThenKeyExits69() {
         var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
         d.toPositioning(); d.frame(1)
         let out = d.send(.cameraFailed(reason: "No such device"))
-        #expect(out == [.abortRecording, .emit(FlowEvent(.faceCaptureFailed, tMs: 0, fields: [EventField("reason", .string("camera: No such device"))])), .showScreen(.failed)])
-        #expect(d.m.screen == .failed)
+        #expect(out == [.abortRecording, .emit(FlowEvent(.faceCaptureFailed, tMs: 0, fields: [EventField("reason", .string("camera: No such device")),
+                                                                                              EventField("attempt", .int(1))])), .showScreen(.failed)])
+        #expect(d.m.screen == .failed && !d.m.canTryAgain)
         #expect(d.send(.cameraFailed(reason: "again")).isEmpty)
         #expect(d.key(.enter) == [.exit(.cameraUnavailable)])
     }
@@ -481,5 +484,251 @@ struct Driver {
         var d = Driver()
         d.advance(to: 500); d.advance(to: 100)
         #expect(d.m.nowMs == 500)
+    }
+}
+
+/// Attempts, Try again and `--timeout` per attempt (issue #10, "Retry, not only exit").
+@Suite struct RetryTests {
+    static let noCountdown = CaptureOptions(timeBeforeAutomaticCapture: 0)
+
+    /// The `attempt` field of each event named `name` in `effects`.
+    static func attempts(_ name: EventName, _ effects: [Effect]) -> [Int] {
+        Driver.events(effects).filter { $0.name == name }.compactMap { if case .int(let n)? = $0["attempt"] { return n } else { return nil } }
+    }
+
+    @Test func maxAttemptsDefaults() {
+        #expect(FlowSettings().effectiveMaxAttempts == 3)
+        #expect(FlowSettings(interactive: false).effectiveMaxAttempts == 3, "a --keys script can press Try again")
+        #expect(FlowSettings(interactive: false, unattended: true).effectiveMaxAttempts == 1)
+        #expect(FlowSettings(interactive: false, unattended: true, maxAttempts: 4).effectiveMaxAttempts == 4)
+        #expect(FlowSettings(maxAttempts: 1).effectiveMaxAttempts == 1)
+        #expect(FlowSettings(maxAttempts: 0).effectiveMaxAttempts == 1)
+    }
+
+    @Test func timeoutOnTheCaptureScreenOffersTryAgain() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        d.advance(to: 8000)
+        let out = d.send(.timeout)
+        #expect(out == [.emit(FlowEvent(.faceCaptureFailed, tMs: 8000, fields: [EventField("reason", .string("timeout")),
+                                                                                EventField("attempt", .int(1))])),
+                        .showScreen(.failed)], "no exit while attempts remain")
+        #expect(d.m.screen == .failed && d.m.canTryAgain && d.m.failure == .timeout)
+        #expect(d.m.timeoutStartMs == 8000, "the failed screen waits at most --timeout for a choice")
+    }
+
+    @Test func tryAgainReturnsToTheCaptureScreenWithTheCameraOpen() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        d.advance(to: 8000); d.send(.timeout)
+        d.advance(to: 9500)
+        let out = d.key(.enter)
+        #expect(out == [.discardAttempt, .showScreen(.capture),
+                        .emit(FlowEvent(.videoCaptureStarted, tMs: 9500, fields: [EventField("attempt", .int(2))]))])
+        #expect(!out.contains(.openCamera) && !out.contains(.closeCamera))
+        #expect(d.m.screen == .capture && d.m.phase == .positioning && d.m.attempt == 2)
+        #expect(d.m.failure == nil && !d.m.canTryAgain && d.m.guidance == nil)
+        #expect(d.m.timeoutStartMs == 9500, "a retry restarts the --timeout timer")
+        #expect(Driver.names(d.frame(40, valid: false, still: false, hint: .moveLeft)) == [.faceValidating],
+                "frames are judged in the new attempt")
+    }
+
+    @Test func spaceAlsoTriesAgainAndStartKeyDoesNothing() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning(); d.send(.timeout)
+        #expect(d.key(.character("s")).isEmpty)
+        #expect(d.key(.character("x")).isEmpty)
+        #expect(Driver.actions(d.key(.space)) == [.discardAttempt, .showScreen(.capture)])
+    }
+
+    @Test(arguments: [Key.character("q"), Key.escape, Key.backspace, Key.interrupt])
+    func exitChoiceOnTheTryAgainScreenExits75(_ key: Key) {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning(); d.send(.timeout)
+        #expect(d.key(key) == [.exit(.timedOut)])
+    }
+
+    @Test func attemptsAreNumberedInStartedFailedAndSuccess() {
+        var d = Driver(FlowSettings(options: Self.noCountdown, cameraConsent: true))
+        d.toCaptureReady()
+        var all = d.key(.character("s"))
+        d.advance(to: 100)
+        all += d.send(.timeout)
+        all += d.key(.enter)
+        d.advance(to: 200)
+        all += d.send(.sourceLooped)
+        all += d.key(.enter)
+        d.advance(to: 300)
+        all += d.frame(50)
+        all += d.advance(to: 1300)
+        #expect(Self.attempts(.videoCaptureStarted, all) == [1, 2, 3])
+        #expect(Self.attempts(.faceCaptureFailed, all) == [1, 2])
+        #expect(Self.attempts(.faceCaptureSuccess, all) == [3])
+        let success = Driver.events(all).first { $0.name == .faceCaptureSuccess }
+        #expect(success?.fields.map(\.key) == ["frames", "collected", "durationMs", "attempt"], "other fields unchanged, attempt last")
+        #expect(d.m.screen == .result && d.m.attempt == 3)
+        #expect(d.m.timeoutStartMs == nil, "no timeout on the result screen")
+        #expect(d.send(.timeout).isEmpty)
+    }
+
+    @Test func lastAttemptFailureExits75() {
+        var d = Driver(FlowSettings(cameraConsent: true, maxAttempts: 2))
+        d.toPositioning()
+        d.send(.timeout); d.key(.enter)
+        #expect(d.m.attempt == 2)
+        let out = d.send(.timeout)
+        #expect(Self.attempts(.faceCaptureFailed, out) == [2])
+        #expect(Driver.actions(out) == [.showScreen(.failed), .exit(.timedOut)], "a final timeout ends the run at once, as before")
+        #expect(!d.m.canTryAgain)
+    }
+
+    @Test func lastAttemptEndedByTheLoopWaitsForAKeyThenExits75() {
+        var d = Driver(FlowSettings(cameraConsent: true, maxAttempts: 2))
+        d.toPositioning()
+        d.send(.sourceLooped); d.key(.enter)
+        #expect(Driver.actions(d.send(.sourceLooped)) == [.showScreen(.failed)])
+        #expect(!d.m.canTryAgain)
+        #expect(d.key(.enter) == [.exit(.timedOut)], "Enter exits when no attempt is left")
+    }
+
+    @Test func singleAttemptIsFinal() {
+        var d = Driver(FlowSettings(cameraConsent: true, maxAttempts: 1))
+        d.toPositioning()
+        #expect(Driver.actions(d.send(.timeout)) == [.showScreen(.failed), .exit(.timedOut)])
+    }
+
+    @Test func cameraFailureIsNotRetryable() {
+        var d = Driver(FlowSettings(cameraConsent: true, maxAttempts: 5))
+        d.toPositioning()
+        #expect(Driver.actions(d.send(.cameraFailed(reason: "EIO"))) == [.showScreen(.failed)])
+        #expect(!d.m.canTryAgain)
+        #expect(d.key(.enter) == [.exit(.cameraUnavailable)])
+    }
+
+    @Test func sourceEndedWithoutLoopIsNotRetryable() {
+        var d = Driver(FlowSettings(cameraConsent: true, maxAttempts: 5))
+        d.toPositioning()
+        d.send(.sourceEnded)
+        #expect(d.m.failure == .sourceEnded && !d.m.canTryAgain)
+        #expect(d.key(.enter) == [.exit(.timedOut)])
+    }
+
+    @Test func timeoutBeforeTheCaptureScreenIsFinal() {
+        var d = Driver(FlowSettings(maxAttempts: 3))
+        d.send(.started); d.send(.modelLoaded)
+        #expect(d.m.screen == .instructions)
+        #expect(Driver.actions(d.send(.timeout)) == [.showScreen(.failed), .exit(.timedOut)])
+    }
+
+    @Test func loopFailsOnlyAnAttemptThatIsPositioningOrCountingDown() {
+        // Waiting for Start: no attempt under way.
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toCaptureReady()
+        #expect(d.send(.sourceLooped).isEmpty)
+        // Positioning.
+        d.key(.character("s"))
+        let failed = d.send(.sourceLooped)
+        #expect(Driver.events(failed).first?["reason"] == .string("sourceEnded"))
+        #expect(d.m.canTryAgain)
+        // Countdown.
+        var c = Driver(FlowSettings(cameraConsent: true))
+        c.toPositioning(); c.frame(1)
+        #expect(c.m.phase == .countdown)
+        #expect(Driver.names(c.send(.sourceLooped)) == [.faceCaptureFailed])
+        // Recording goes on across the wrap.
+        var r = Driver(FlowSettings(options: Self.noCountdown, cameraConsent: true))
+        r.toPositioning(); r.frame(1)
+        #expect(r.m.isRecording)
+        #expect(r.send(.sourceLooped).isEmpty)
+        #expect(r.m.isRecording)
+    }
+
+    @Test func timeoutWhileRecordingAbortsThenTryAgainDiscards() {
+        var d = Driver(FlowSettings(options: Self.noCountdown, cameraConsent: true))
+        d.toPositioning(); d.frame(1)
+        d.advance(to: 300); d.frame(2)
+        let out = d.send(.timeout)
+        #expect(Driver.actions(out) == [.abortRecording, .showScreen(.failed)])
+        #expect(Driver.actions(d.key(.enter)) == [.discardAttempt, .showScreen(.capture)])
+        #expect(d.m.recordedFrameCount == 0 && d.m.collectedFrameCount == 0 && !d.m.isRecording)
+    }
+
+    @Test func timeoutOnTheTryAgainScreenEndsTheRun() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        d.advance(to: 5000); d.send(.timeout)
+        #expect(d.send(.timeout) == [.exit(.timedOut)])
+    }
+
+    @Test func retryBeforeTheFirstFrameStartsWhenTheCameraIsReady() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.send(.started); d.send(.modelLoaded); d.key(.enter); d.send(.cameraOpened)
+        #expect(d.m.phase == .waitingForCamera)
+        d.send(.timeout)
+        #expect(d.m.canTryAgain)
+        #expect(Driver.actions(d.key(.enter)) == [.discardAttempt, .showScreen(.capture)])
+        #expect(d.m.phase == .waitingForCamera)
+        let ready = d.send(.cameraFirstFrame)
+        #expect(Driver.names(ready) == [.cameraReady, .videoCaptureStarted], "no second Start press after Try again")
+        #expect(Self.attempts(.videoCaptureStarted, ready) == [2])
+    }
+
+    @Test func retryWhileWaitingForStartStartsAtOnce() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toCaptureReady()
+        d.send(.timeout)
+        #expect(Self.attempts(.videoCaptureStarted, d.key(.enter)) == [2])
+        #expect(d.m.phase == .positioning)
+    }
+
+    @Test func unattendedWithoutMaxAttemptsDoesNotRetry() {
+        var d = Driver(FlowSettings(cameraConsent: true, interactive: false, unattended: true))
+        d.toPositioning()
+        #expect(Driver.actions(d.send(.sourceLooped)) == [.showScreen(.failed), .exit(.timedOut)])
+        var t = Driver(FlowSettings(cameraConsent: true, interactive: false, unattended: true))
+        t.toPositioning()
+        #expect(Driver.actions(t.send(.timeout)) == [.showScreen(.failed), .exit(.timedOut)])
+    }
+
+    @Test func unattendedWithMaxAttemptsRetriesByItselfUntilTheLast() {
+        var d = Driver(FlowSettings(cameraConsent: true, interactive: false, unattended: true, maxAttempts: 3))
+        d.toPositioning()
+        d.advance(to: 4000)
+        let first = d.send(.sourceLooped)
+        #expect(Driver.actions(first) == [.showScreen(.failed), .discardAttempt, .showScreen(.capture)])
+        #expect(Driver.names(first) == [.faceCaptureFailed, .videoCaptureStarted])
+        #expect(d.m.screen == .capture && d.m.attempt == 2 && d.m.timeoutStartMs == 4000)
+        d.advance(to: 8000)
+        #expect(Self.attempts(.videoCaptureStarted, d.send(.timeout)) == [3])
+        let last = d.send(.sourceLooped)
+        #expect(Self.attempts(.faceCaptureFailed, last) == [3])
+        #expect(Driver.actions(last) == [.showScreen(.failed), .exit(.timedOut)])
+    }
+
+    @Test func unattendedCameraFailureIsFinalEvenWithMaxAttempts() {
+        var d = Driver(FlowSettings(cameraConsent: true, interactive: false, unattended: true, maxAttempts: 3))
+        d.toPositioning()
+        #expect(Driver.actions(d.send(.cameraFailed(reason: "EIO"))) == [.showScreen(.failed), .exit(.cameraUnavailable)])
+    }
+
+    /// Plain renderer with `--keys`: not unattended, so the failed screen waits for the script's key.
+    @Test func scriptedRunWaitsOnTheTryAgainScreen() {
+        var d = Driver(FlowSettings(cameraConsent: true, interactive: false))
+        d.toPositioning()
+        #expect(Driver.actions(d.send(.timeout)) == [.showScreen(.failed)])
+        #expect(Self.attempts(.videoCaptureStarted, d.key(.enter)) == [2])
+        // A final failure still ends such a run at once.
+        #expect(Driver.actions(d.send(.cameraFailed(reason: "EIO"))) == [.showScreen(.failed), .exit(.cameraUnavailable)])
+    }
+
+    @Test func navigatingBackAfterARetryKeepsTheAttemptNumber() {
+        var d = Driver(FlowSettings())
+        d.toPositioning()
+        d.send(.timeout); d.key(.enter)
+        d.key(.escape)
+        #expect(d.m.screen == .cameraPermission)
+        d.key(.enter); d.send(.permissionGranted); d.send(.cameraFirstFrame)
+        #expect(d.m.phase == .ready, "a fresh capture screen waits for Start again")
+        #expect(Self.attempts(.videoCaptureStarted, d.key(.character("s"))) == [2])
     }
 }

@@ -39,15 +39,26 @@ enum Fixture {
             ("capture-recording", .capture(CaptureViewState(image: img, oval: oval, phase: .recording, hint: .holdStill, isValid: true, progress: 0.42))),
             ("result", .result(ResultViewState(savedPaths: ["/home/user/selfie-20261130-143000/video.avi"], durationSeconds: 1.0,
                                                frameCount: 15, collectedCount: 1))),
-            ("failed", .failed(.camera("No such device"))),
+            ("failed", .failed(FailedViewState(reason: .camera("No such device")))),
         ]
     }
 
-    static func document(size: Size, locale: String, theme: Theme, layout: Layout = Layout()) -> String {
+    /// The failed screen when attempts are involved (issue #10): Try again after a timeout and
+    /// after a looping source's end, and the last attempt's failure (exit only).
+    static func failedScreens() -> [(String, ScreenView)] {
+        [
+            ("failed-try-again-timeout", .failed(FailedViewState(reason: .timeout, canTryAgain: true, attempt: 1, maxAttempts: 3))),
+            ("failed-try-again-source-ended", .failed(FailedViewState(reason: .sourceEnded, canTryAgain: true, attempt: 2, maxAttempts: 3))),
+            ("failed-last-attempt", .failed(FailedViewState(reason: .timeout, canTryAgain: false, attempt: 3, maxAttempts: 3))),
+        ]
+    }
+
+    static func document(size: Size, locale: String, theme: Theme, layout: Layout = Layout(),
+                         screens: [(String, ScreenView)] = screens()) -> String {
         let ctx = RenderContext(size: size, strings: ProjectStrings.of(locale), theme: theme, layout: layout,
                                 colorMode: .direct, glyphs: .unicode)
         var doc = ""
-        for (name, view) in screens() {
+        for (name, view) in screens {
             let r = Screens.render(view, context: ctx)
             doc += "== \(name) \(size.cols)x\(size.rows)\n" + r.canvas.snapshot()
             doc += "-- plain\n" + r.lines.joined(separator: "\n") + "\n" + (r.status.map { "status: " + $0 + "\n" } ?? "")
@@ -67,6 +78,34 @@ enum Fixture {
             let name = "screens-\(locale)-\(themeName)-\(size.cols)x\(size.rows).txt"
             if let problem = TestSupport.checkSnapshot(doc, named: name) { Issue.record(Comment(rawValue: problem)) }
         }
+    }
+
+    /// The failed screen with `[ Try again ]` and its keys, and the last attempt's exit-only
+    /// screen: English and French (the longer texts), light and dark, one file per size.
+    @Test(arguments: Fixture.sizes)
+    func failedScreenWithAttempts(size: Size) {
+        var doc = ""
+        for (locale, themeName) in Self.cases {
+            doc += "#### \(locale) \(themeName)\n"
+            doc += Fixture.document(size: size, locale: locale, theme: themeName == "light" ? .light : .dark,
+                                    screens: Fixture.failedScreens())
+        }
+        if let problem = TestSupport.checkSnapshot(doc, named: "screens-failed-attempts-\(size.cols)x\(size.rows).txt") {
+            Issue.record(Comment(rawValue: problem))
+        }
+    }
+
+    /// Plain text of the failed screen: the button and the keys only when Try again is offered.
+    @Test func failedScreenPlainLines() {
+        let ctx = RenderContext(size: Size(cols: 80, rows: 24), strings: ProjectStrings.en, theme: .dark)
+        let retry = Screens.render(.failed(FailedViewState(reason: .timeout, canTryAgain: true, attempt: 2, maxAttempts: 3)), context: ctx)
+        #expect(retry.lines.suffix(3) == ["Attempt 2 of 3", "[Try again]", "Enter: try again · q, Esc: exit"])
+        #expect(retry.canvas.textRows()[21].contains("[ Try again ]"))
+        let last = Screens.render(.failed(FailedViewState(reason: .timeout, canTryAgain: false, attempt: 3, maxAttempts: 3)), context: ctx)
+        #expect(last.lines.suffix(2) == ["Attempt 3 of 3", "Press Enter to finish"])
+        #expect(!last.canvas.textRows().contains { $0.contains("Try again") })
+        let first = Screens.render(.failed(FailedViewState(reason: .camera("EIO"), canTryAgain: false, attempt: 1, maxAttempts: 3)), context: ctx)
+        #expect(!first.lines.contains { $0.hasPrefix("Attempt") }, "a first, final failure does not count attempts")
     }
 
     @Test func layoutOverrideToolbarOnTop() {
@@ -130,7 +169,7 @@ extension String {
             for locale in ["en", "fr"] {
                 let ctx = RenderContext(size: Size(cols: cols, rows: rows), strings: ProjectStrings.of(locale), theme: .light,
                                         colorMode: .palette256, glyphs: .asciiOnly)
-                for (_, view) in Fixture.screens() {
+                for (_, view) in Fixture.screens() + Fixture.failedScreens() {
                     let r = Screens.render(view, context: ctx)
                     #expect(r.canvas.width == max(0, cols) && r.canvas.height == max(0, rows))
                     #expect(r.canvas.textRows().allSatisfy { DisplayWidth.of($0) == cols })

@@ -200,8 +200,13 @@ import CaptureFlow
         _ = m.handle(.cameraOpened); _ = m.handle(.cameraFirstFrame)
         guard case .capture(let c) = ScreenView.from(m, image: nil, mirrored: false) else { Issue.record("not capture"); return }
         #expect(c.phase == .ready && !c.mirrored && c.showStartButton && c.recordingDurationMs == 1000 && c.scaleType == .fill)
+        var retry = m
         _ = m.handle(.cameraFailed(reason: "EIO"))
-        #expect(ScreenView.from(m, image: nil) == .failed(.camera("EIO")))
+        #expect(ScreenView.from(m, image: nil) == .failed(FailedViewState(reason: .camera("EIO"), canTryAgain: false,
+                                                                          attempt: 1, maxAttempts: 3)))
+        _ = retry.handle(.timeout)
+        #expect(ScreenView.from(retry, image: nil) == .failed(FailedViewState(reason: .timeout, canTryAgain: true,
+                                                                              attempt: 1, maxAttempts: 3)))
     }
 }
 
