@@ -113,9 +113,13 @@ func squares(_ rects: [(Int, Int, Int)], width: Int = 640, height: Int = 480) ->
     /// With no face on the last frame, only every `idleSearchInterval`-th frame is searched, and
     /// the full-resolution fallback runs on every `fullResolutionInterval`-th of those searches;
     /// a face that appears is then tracked on every frame.
+    /// The default searches every idle frame (recall on hand-held footage, DECISIONS 2026-12-01);
+    /// the skipping rule is checked at N = 2.
     @Test func idleFramesAreSearchedLessOften() throws {
-        let det = TrackingFaceDetector(backend: SquareFinder())
-        #expect(det.strategy.idleSearchInterval == 2 && det.strategy.fullResolutionInterval == 3)
+        #expect(DetectionStrategy().idleSearchInterval == 1 && DetectionStrategy().fullResolutionInterval == 3)
+        var strategy = DetectionStrategy()
+        strategy.idleSearchInterval = 2
+        let det = TrackingFaceDetector(backend: SquareFinder(), strategy: strategy)
         var passes: [[TrackingFaceDetector.Pass]] = []
         for _ in 0..<8 {
             #expect(try det.detect(gray: squares([])).isEmpty)
