@@ -58,6 +58,11 @@ public final class DlibHOGDetector: FaceDetecting, @unchecked Sendable {
         return min(64, Int((log(size / 88) / log(1.2)).rounded(.up)) + 1)
     }
 
+    /// The bounded search of `detect(gray:maxFaceSize:)` with dlib's `adjust_threshold`.
+    public func detect(gray image: Image, maxFaceSize: Double, adjustThreshold: Double) throws -> [FaceDetection] {
+        try detect(gray: image, adjustThreshold: adjustThreshold, maxPyramidLevels: Self.pyramidLevels(forFaceSize: maxFaceSize))
+    }
+
     /// As `detect(gray:)`, with dlib's `adjust_threshold`; `maxPyramidLevels` > 0 limits the scan.
     public func detect(gray image: Image, adjustThreshold: Double, maxPyramidLevels: Int = 0) throws -> [FaceDetection] {
         precondition(image.layout == .gray, "detect(gray:) needs a gray image")

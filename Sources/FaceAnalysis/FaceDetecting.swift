@@ -20,12 +20,20 @@ public protocol FaceDetecting: AnyObject {
     /// (in `image`'s pixels), so a backend may skip the scales of larger faces. It may still
     /// return larger faces.
     func detect(gray image: Image, maxFaceSize: Double) throws -> [FaceDetection]
+    /// As `detect(gray:maxFaceSize:)`, keeping detections whose score is at least
+    /// `adjustThreshold` above the detector's own threshold (dlib's `adjust_threshold`: negative
+    /// keeps weaker detections).
+    func detect(gray image: Image, maxFaceSize: Double, adjustThreshold: Double) throws -> [FaceDetection]
 }
 
 extension FaceDetecting {
     /// Backends without a cheaper bounded search search everything.
     public func detect(gray image: Image, maxFaceSize: Double) throws -> [FaceDetection] {
         try detect(gray: image)
+    }
+    /// Backends without a threshold to move search as `detect(gray:maxFaceSize:)`.
+    public func detect(gray image: Image, maxFaceSize: Double, adjustThreshold: Double) throws -> [FaceDetection] {
+        try detect(gray: image, maxFaceSize: maxFaceSize)
     }
 }
 

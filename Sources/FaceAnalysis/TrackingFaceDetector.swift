@@ -45,6 +45,11 @@ public struct DetectionStrategy: Sendable, Equatable {
     /// second). That search costs about 4× the ROI search; at N = 5 it was a third of all
     /// analysis time on shared/media long.avi.
     public var fullSearchInterval: Int = 10
+    /// dlib's `adjust_threshold` in the ROI search around a tracked face (hysteresis: a face
+    /// already tracked there is kept on weaker evidence, e.g. motion blur from a shaking hand;
+    /// new faces elsewhere still need dlib's default threshold, 0). See DECISIONS.md 2026-12-01
+    /// for the value's measurement on shared/media/real.
+    public var roiAdjustThreshold: Double = -0.4
     public init() {}
 }
 
@@ -147,7 +152,8 @@ public final class TrackingFaceDetector {
             minY = (minY / cell).rounded(.down) * cell
         }
         return try search(gray, roi: Rect(x: minX, y: minY, w: maxX - minX, h: maxY - minY), scale: scale, pass: .roi,
-                          maxFaceSize: strategy.roiFaceSize * strategy.roiKeepScaleWithin.upperBound * Self.pyramidStep)
+                          maxFaceSize: strategy.roiFaceSize * strategy.roiKeepScaleWithin.upperBound * Self.pyramidStep,
+                          adjustThreshold: strategy.roiAdjustThreshold)
     }
 
     /// Size ratio between neighbouring levels of dlib's HOG pyramid (`pyramid_down<6>`: 6/5).
@@ -155,12 +161,16 @@ public final class TrackingFaceDetector {
 
     /// Searches `roi` of `gray` shrunk by `scale`; `maxFaceSize` (pixels of the shrunk image)
     /// bounds the faces looked for.
-    private func search(_ gray: Image, roi: Rect, scale: Double, pass: Pass, maxFaceSize: Double? = nil) throws -> [FaceDetection] {
+    private func search(_ gray: Image, roi: Rect, scale: Double, pass: Pass, maxFaceSize: Double? = nil,
+                        adjustThreshold: Double = 0) throws -> [FaceDetection] {
         lastPasses.append(pass)
         let (img, sx, sy) = GrayResample.cropAndShrink(gray, roi: roi, scale: scale)
         guard img.width >= 20, img.height >= 20 else { return [] }
         let ox = max(0, roi.x.rounded(.down)), oy = max(0, roi.y.rounded(.down))
-        let faces = try maxFaceSize.map { try backend.detect(gray: img, maxFaceSize: $0) } ?? backend.detect(gray: img)
+        let faces = try maxFaceSize.map {
+            adjustThreshold == 0 ? try backend.detect(gray: img, maxFaceSize: $0)
+                : try backend.detect(gray: img, maxFaceSize: $0, adjustThreshold: adjustThreshold)
+        } ?? backend.detect(gray: img)
         return faces.map {
             FaceDetection(box: Rect(x: ox + $0.box.x / sx, y: oy + $0.box.y / sy, w: $0.box.w / sx, h: $0.box.h / sy),
                           score: $0.score)

@@ -10,7 +10,15 @@ final class SquareFinder: FaceDetecting, @unchecked Sendable {
     var calls: [(w: Int, h: Int)] = []
     /// The `maxFaceSize` of each bounded call (nil for an unbounded one), in call order.
     var bounds: [Double?] = []
+    /// The `adjustThreshold` of each call (0 when none was given), in call order.
+    var thresholds: [Double] = []
     init(minSize: Int = 80) { self.minSize = minSize }
+
+    func detect(gray image: Image, maxFaceSize: Double, adjustThreshold: Double) throws -> [FaceDetection] {
+        let found = try detect(gray: image, maxFaceSize: maxFaceSize)
+        thresholds[thresholds.count - 1] = adjustThreshold
+        return found
+    }
 
     func detect(gray image: Image, maxFaceSize: Double) throws -> [FaceDetection] {
         let found = try detect(gray: image)
@@ -21,6 +29,7 @@ final class SquareFinder: FaceDetecting, @unchecked Sendable {
     func detect(gray image: Image) throws -> [FaceDetection] {
         calls.append((image.width, image.height))
         bounds.append(nil)
+        thresholds.append(0)
         var seen = [Bool](repeating: false, count: image.width * image.height)
         var out: [FaceDetection] = []
         for y in 0..<image.height { for x in 0..<image.width where image.pixels[y * image.width + x] == 255 && !seen[y * image.width + x] {
@@ -138,6 +147,19 @@ func squares(_ rects: [(Int, Int, Int)], width: Int = 640, height: Int = 480) ->
         #expect(det.lastPasses == [.downscaled, .fullResolution] && third.count == 1)
         _ = try det.detect(gray: squares([(302, 200, 100)]))
         #expect(det.lastPasses == [.roi], "tracked from the next frame on, no idle skipping")
+    }
+
+    /// Hysteresis: the ROI around a tracked face accepts weaker detections (dlib adjust_threshold
+    /// −0.4); the searches that find new faces keep the detector's own threshold.
+    @Test func roiSearchAcceptsWeakerDetections() throws {
+        let finder = SquareFinder()
+        let det = TrackingFaceDetector(backend: finder)
+        #expect(det.strategy.roiAdjustThreshold == -0.4)
+        _ = try det.detect(gray: squares([(200, 150, 200)]))      // whole frame: finds the face
+        #expect(det.lastPasses == [.downscaled] && finder.thresholds.allSatisfy { $0 == 0 })
+        finder.thresholds = []
+        _ = try det.detect(gray: squares([(202, 150, 200)]))      // tracked: ROI only
+        #expect(det.lastPasses == [.roi] && finder.thresholds == [-0.4])
     }
 
     /// dlib levels for a face bound: level k finds faces of about 80·1.2^k px (±10 %).
