@@ -150,6 +150,11 @@ public struct FlowSettings: Sendable, Equatable {
     /// `--max-attempts` (≥ 1; values below 1 count as 1), or nil when it was not given: then
     /// `defaultMaxAttempts` when someone can press Try again, 1 (no retry) when `unattended`.
     public var maxAttempts: Int?
+    /// An attempt fails (`FailureReason.faceLost`, retryable) when its countdown or recording was
+    /// interrupted this many times by the face being lost (no face for `invalidGraceMs` or
+    /// more). 3: after the third "Face lost" the person is better served by the failed screen's
+    /// advice and a fresh attempt than by a fourth restart (issue #10 "face lost too often").
+    public var maxFaceLosses: Int
 
     /// Attempts when `--max-attempts` is not given and someone can press Try again: 3, as AWS
     /// Face Liveness advises and Jumio does (issue #10).
@@ -157,9 +162,10 @@ public struct FlowSettings: Sendable, Equatable {
 
     public init(session: SessionConfig = SessionConfig(), options: CaptureOptions = CaptureOptions(),
                 cameraConsent: Bool = false, interactive: Bool = true, unattended: Bool = false, maxAttempts: Int? = nil,
-                invalidGraceMs: Int = 250) {
+                invalidGraceMs: Int = 250, maxFaceLosses: Int = 3) {
         self.session = session; self.options = options; self.cameraConsent = cameraConsent; self.interactive = interactive
         self.unattended = unattended; self.maxAttempts = maxAttempts; self.invalidGraceMs = invalidGraceMs
+        self.maxFaceLosses = maxFaceLosses
     }
 
     /// How many attempts the run may make (≥ 1): `maxAttempts`, else 1 when unattended, else
@@ -238,6 +244,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// Since when (ms) frames have been invalid during a countdown or recording, and their hint.
     private var invalidSinceMs: Int?
     private var invalidHint: Hint?
+    /// Countdowns and recordings of this attempt interrupted by a lost face.
+    public private(set) var faceLosses = 0
     private var timerStartMs = 0
     /// Set by Try again while the camera has sent no frame yet: start when it does.
     private var startWhenReady = false
@@ -343,7 +351,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     private mutating func resetAttempt() {
         guidance = nil; countdownRemaining = nil; recordingProgress = 0
-        invalidSinceMs = nil; invalidHint = nil; restartedAtMs = nil
+        invalidSinceMs = nil; invalidHint = nil; restartedAtMs = nil; faceLosses = 0
         recordedFrameCount = 0; collectedFrameCount = 0
     }
 
@@ -489,6 +497,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private mutating func graceExpired() -> [Effect] {
         guard let since = invalidSinceMs, nowMs - since >= settings.invalidGraceMs else { return [] }
         let reason = invalidHint ?? .noFace
+        if reason == .noFace {
+            faceLosses += 1
+            if faceLosses >= max(1, settings.maxFaceLosses) { return fail(.faceLost, retryable: true) }
+        }
         return (phase == .recording ? [.abortRecording] : []) + restart(because: reason)
     }
 
@@ -586,7 +598,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private func exitCode(for reason: FailureReason) -> FlowExit {
         switch reason {
         case .camera: return .cameraUnavailable
-        case .sourceEnded, .timeout: return .timedOut
+        case .sourceEnded, .timeout, .faceLost: return .timedOut
         }
     }
 

@@ -51,13 +51,18 @@ public enum FailureReason: Sendable, Equatable {
     case sourceEnded
     /// `--timeout` ran out for the attempt; retryable on the capture screen.
     case timeout
+    /// The face was lost (no face for `invalidGraceMs` or more) during the countdown or the
+    /// recording `FlowSettings.maxFaceLosses` times in one attempt; retryable.
+    case faceLost
 
-    /// The `reason` field of `faceCaptureFailed`: `camera: <message>`, `sourceEnded`, `timeout`.
+    /// The `reason` field of `faceCaptureFailed`: `camera: <message>`, `sourceEnded`, `timeout`,
+    /// `faceLost`.
     public var eventText: String {
         switch self {
         case .camera(let m): return "camera: " + m
         case .sourceEnded: return "sourceEnded"
         case .timeout: return "timeout"
+        case .faceLost: return "faceLost"
         }
     }
 }

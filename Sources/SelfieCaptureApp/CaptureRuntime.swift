@@ -250,6 +250,10 @@ public final class CaptureRuntime {
     /// Emitted events go to the event log and the key script inside `FlowDriver`.
     func send(_ event: Event? = nil) {
         perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? []))
+        // The machine fails an attempt by itself when the face was lost too often.
+        if machine.screen == .failed, machine.failure == .faceLost, failure == nil {
+            failure = .timedOut("the face was lost \(machine.faceLosses) times during the countdown or recording" + attemptNote())
+        }
     }
 
     /// Feeds `event`, which may fail the attempt; `error` is what the run reports (stderr, exit

@@ -372,6 +372,7 @@ public enum Screens {
             body.append(c.strings.text("selfie_capture_failed_reason", [.string(m)]))
         case .timeout: body.append(c.strings.text("selfie_capture_failed_timeout"))
         case .sourceEnded: body.append(c.strings.text("selfie_capture_failed_source_ended"))
+        case .faceLost: body.append(c.strings.text("selfie_capture_failed_face_lost"))
         }
         body.append(c.strings.text("selfie_capture_failed_help"))
         if s.canTryAgain || s.attempt > 1 {

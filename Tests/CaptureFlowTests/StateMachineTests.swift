@@ -496,6 +496,33 @@ struct Driver {
         Driver.events(effects).filter { $0.name == name }.compactMap { if case .int(let n)? = $0["attempt"] { return n } else { return nil } }
     }
 
+    /// The third lost face during a countdown fails the attempt (faceLost, retryable, exit 75
+    /// on the last attempt); other invalid reasons restart without counting.
+    @Test func faceLostTooOftenFailsTheAttempt() {
+        var d = Driver(FlowSettings(cameraConsent: true, maxAttempts: 2))
+        #expect(FlowSettings().maxFaceLosses == 3)
+        d.toPositioning()
+        var t = 0
+        func loseOnce(_ d: inout Driver, hint: Hint = .noFace) {
+            d.frame(t); #expect(d.m.phase == .countdown)
+            t += 100; d.advance(to: t); d.frame(t, valid: false, still: false, hint: hint)
+            t += 250; d.advance(to: t)
+            t += 100; d.advance(to: t)
+        }
+        loseOnce(&d, hint: .multipleFaces)
+        #expect(d.m.faceLosses == 0 && d.m.phase == .positioning)
+        loseOnce(&d); loseOnce(&d)
+        #expect(d.m.faceLosses == 2 && d.m.screen == .capture && d.m.shownRestartReason == .noFace)
+        d.frame(t)
+        t += 100; d.advance(to: t); d.frame(t, valid: false, still: false, hint: .noFace)
+        t += 250
+        let out = d.advance(to: t)
+        #expect(d.m.screen == .failed && d.m.failure == .faceLost && d.m.canTryAgain)
+        #expect(Driver.events(out).first { $0.name == .faceCaptureFailed }?["reason"] == .string("faceLost"))
+        d.key(.enter)
+        #expect(d.m.attempt == 2 && d.m.faceLosses == 0 && d.m.screen == .capture)
+    }
+
     @Test func maxAttemptsDefaults() {
         #expect(FlowSettings().effectiveMaxAttempts == 3)
         #expect(FlowSettings(interactive: false).effectiveMaxAttempts == 3, "a --keys script can press Try again")
