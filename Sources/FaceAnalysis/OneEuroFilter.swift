@@ -35,15 +35,16 @@ public struct OneEuroFilter: Sendable, Equatable {
     /// The last filtered value, nil before the first sample.
     public var current: Double? { value }
 
-    /// Filters `x` taken at `seconds` (any origin; must not go back). The first sample passes
-    /// through unchanged; a sample at the same time as the previous one replaces nothing and
-    /// returns the previous output.
+    /// Filters `x` taken at `seconds` (any origin). The first sample passes through unchanged; a
+    /// sample at the same time as the previous one returns the previous output; a sample earlier
+    /// than the previous one (a source that started over) starts the filter over.
     public mutating func filter(_ x: Double, seconds: Double) -> Double {
         guard let prev = value else {
             value = x; derivative = 0; lastSeconds = seconds
             return x
         }
         let dt = seconds - lastSeconds
+        if dt < 0 { reset(); return filter(x, seconds: seconds) }   // the clock went back: start over
         guard dt > 0 else { return prev }
         lastSeconds = seconds
         let dx = (x - prev) / dt

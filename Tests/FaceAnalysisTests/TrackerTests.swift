@@ -13,6 +13,15 @@ import TestSupport
         for k in 1...30 { #expect(f.filter(42, seconds: Double(k) / 15) == 42) }
     }
 
+    /// A clock that goes back (a source that started over) starts over instead of freezing.
+    @Test func clockGoingBackStartsOver() {
+        var f = OneEuroFilter(.init(minCutoffHz: 1, beta: 0.05))
+        _ = f.filter(0, seconds: 10)
+        _ = f.filter(0, seconds: 10.1)
+        #expect(f.filter(50, seconds: 0) == 50)
+        #expect(f.filter(50, seconds: 0) == 50)
+    }
+
     /// The smoothing factor is the paper's: α = 1/(1 + τ/Tₑ), τ = 1/(2π f).
     @Test func alphaIsThePapers() {
         let tau = 1 / (2 * Double.pi * 1)
