@@ -57,24 +57,6 @@ import TestSupport
     }
 }
 
-/// A small deterministic generator for test noise.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-12), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
-    }
-}
-
 @Suite struct LandmarkBoxTests {
     /// The mean shape placed by a known box (scaled, shifted, rotated about its centre) gives back
     /// that box: centre exact, side = the box's size.

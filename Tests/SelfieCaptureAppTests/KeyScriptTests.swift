@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 import CaptureFlow
 @testable import SelfieCaptureApp
 
@@ -213,18 +214,5 @@ import CaptureFlow
                 #expect(e.line >= 1 && e.column >= 1, "\(text.debugDescription): \(e)")
             } catch { Issue.record(error) }
         }
-    }
-}
-
-/// A small deterministic PRNG for bounded fuzzing.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
     }
 }
