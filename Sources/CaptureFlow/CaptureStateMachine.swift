@@ -217,10 +217,12 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// How long the restart message replaces the hint on the capture screen, in ms (2 s: long
     /// enough to read a short sentence; the hints come back after it).
     public static let restartMessageMs = 2000
-    /// The restart reason while its message is due on screen: positioning, less than
-    /// `restartMessageMs` after the restart; nil otherwise.
+    /// The restart reason while its message is due on screen: positioning or the next countdown,
+    /// less than `restartMessageMs` after the restart; nil otherwise (a new countdown often
+    /// starts within 0.2 s, too soon to have read why the last one stopped).
     public var shownRestartReason: Hint? {
-        guard screen == .capture, phase == .positioning, let at = restartedAtMs, nowMs - at < Self.restartMessageMs else { return nil }
+        guard screen == .capture, phase == .positioning || phase == .countdown, let at = restartedAtMs,
+              nowMs - at < Self.restartMessageMs else { return nil }
         return restartReason
     }
     /// Set on the failed screen.
@@ -261,10 +263,19 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// How many attempts the run may make (`FlowSettings.effectiveMaxAttempts`).
     public var maxAttempts: Int { settings.effectiveMaxAttempts }
     /// When the `--timeout` timer started (ms on the run's clock), or nil when none runs (the
-    /// result screen). It starts at `started` for the first attempt, restarts at Try again for
+    /// result screen). It starts at `started` (the loading screen counts) and again when the
+    /// capture screen opens for the first attempt, restarts at Try again for
     /// each retry, and restarts when a failed screen offers Try again (so that screen waits at
     /// most that long for a choice). The runtime sends `timeout` once it has run out.
-    public var timeoutStartMs: Int? { screen == .result ? nil : timerStartMs }
+    /// No timer runs on the instructions and camera-permission screens: they wait for a person
+    /// (unattended runs skip them), and the first attempt's timer restarts when the capture
+    /// screen opens.
+    public var timeoutStartMs: Int? {
+        switch screen {
+        case .result, .instructions, .cameraPermission, .cameraPermissionDenied: return nil
+        default: return timerStartMs
+        }
+    }
 
     /// Feeds one event; returns the effects to carry out, in order.
     public mutating func handle(_ event: Event) -> [Effect] {
@@ -342,6 +353,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     private mutating func enterCapture() -> [Effect] {
         screen = .capture
+        timerStartMs = nowMs
         phase = .waitingForCamera
         startWhenReady = false
         resetAttempt()
@@ -459,7 +471,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
         if g.isValid { invalidSinceMs = nil; invalidHint = nil }
         switch phase {
         case .positioning:
-            if g.isStill { effects += beginCountdown() }
+            if g.isStill {
+                effects += beginCountdown()
+                // With no countdown the recording starts on this frame, which the video holds.
+                if phase == .recording { effects += recordedFrame(g) }
+            }
         case .countdown:
             if g.hasMoved {
                 effects += restart(because: .holdStill)
@@ -470,19 +486,22 @@ public struct CaptureStateMachine: Sendable, Equatable {
             }
         case .recording:
             if !g.isValid { effects += invalidFrame(g) }
-            // A blip's frames stay in the video (it is continuous) but are not collected as stills.
-            if phase == .recording {
-                effects.append(.recordFrame(frameIndex: g.frameIndex))
-                if g.isValid, settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount) {
-                    effects.append(.collectFrame(frameIndex: g.frameIndex))
-                    collectedFrameCount += 1
-                }
-                recordedFrameCount += 1
-                effects += advanceRecording(reportProgress: true)
-            }
+            if phase == .recording { effects += recordedFrame(g) }
         default: break
         }
         return effects
+    }
+
+    /// A frame of the recording: it goes into the video; a valid one may be collected (a blip's
+    /// frames stay in the video, which is continuous, but are not collected as stills).
+    private mutating func recordedFrame(_ g: GuidanceResult) -> [Effect] {
+        var effects: [Effect] = [.recordFrame(frameIndex: g.frameIndex)]
+        if g.isValid, settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount) {
+            effects.append(.collectFrame(frameIndex: g.frameIndex))
+            collectedFrameCount += 1
+        }
+        recordedFrameCount += 1
+        return effects + advanceRecording(reportProgress: true)
     }
 
     /// An invalid frame during the countdown or recording: a blip until `invalidGraceMs` has
@@ -490,12 +509,14 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private mutating func invalidFrame(_ g: GuidanceResult) -> [Effect] {
         if invalidSinceMs == nil { invalidSinceMs = nowMs }
         invalidHint = g.hint
-        return graceExpired()
+        return graceExpired() ?? []
     }
 
     /// Restarts (aborting a recording) when frames have been invalid for `invalidGraceMs`.
-    private mutating func graceExpired() -> [Effect] {
-        guard let since = invalidSinceMs, nowMs - since >= settings.invalidGraceMs else { return [] }
+    /// - Returns: nil while the grace runs (or no frame is invalid); else the restart's (or the
+    ///   failure's) effects, which may be empty: the caller must then stop, the phase changed.
+    private mutating func graceExpired() -> [Effect]? {
+        guard let since = invalidSinceMs, nowMs - since >= settings.invalidGraceMs else { return nil }
         let reason = invalidHint ?? .noFace
         if reason == .noFace {
             faceLosses += 1
@@ -518,8 +539,6 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func beginCountdown() -> [Effect] {
-        restartReason = nil
-        restartedAtMs = nil
         invalidSinceMs = nil
         let total = settings.options.countdownMs
         if total == 0 { return startRecordingPhase() }
@@ -544,8 +563,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         guard screen == .capture else { return [] }
         switch phase {
         case .countdown:
-            let expired = graceExpired()
-            if !expired.isEmpty { return expired }
+            if let expired = graceExpired() { return expired }
             let total = settings.options.countdownMs
             let elapsed = nowMs - countdownStartMs
             // The recording starts on a valid frame, not in the middle of a blip.
@@ -555,8 +573,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
             countdownRemaining = remaining
             return [emit(.faceCaptureCountDown, [EventField("remaining", .int(remaining))])]
         case .recording:
-            let expired = graceExpired()
-            if !expired.isEmpty { return expired }
+            if let expired = graceExpired() { return expired }
             return advanceRecording(reportProgress: false)
         default:
             return []

@@ -135,6 +135,11 @@ public struct CaptureSetup {
         if kind == .avi || kind == .mjpegStream || kind == .y4m, spec != "-", access(spec, R_OK) != 0 {
             throw AppError.inputMissing(path: spec)
         }
+        if spec == "-", a.flag("--loop") {
+            // A pipe cannot be read twice; saying so beats "ended … (use --loop)" at its end.
+            throw AppError.invalidValue(option: "--loop", value: "--source -",
+                                        expects: "a file source (.avi, .mjpeg, .y4m) or demo: standard input cannot be replayed")
+        }
         let pace = a.value("--pace").flatMap(PaceMode.init(rawValue:))
             ?? PaceMode.defaultMode(for: kind, interactive: renderer == .curses)
         let timeoutMs = a.value("--timeout").flatMap(Double.init).map { Int(($0 * 1000).rounded()) }

@@ -37,7 +37,7 @@ public enum Commands {
             OptionSpec("--renderer", .choice(["curses", "plain", "null"]), help: "screen backend (default curses on a terminal, plain otherwise)"),
             OptionSpec("--pace", .choice(["realtime", "fast"]), help: "release frames at their timestamps or as fast as processed (default realtime for cameras and demo, fast for files off a terminal)"),
             OptionSpec("--loop", .flag, help: "restart a file source at its end; an attempt still positioning or counting down then fails (and may be retried)"),
-            OptionSpec("--timeout", .number(0.1...86_400), help: "fail an attempt after SECONDS; a retry restarts the timer (exit 75 after the last attempt)"),
+            OptionSpec("--timeout", .number(0.1...86_400), help: "fail an attempt after SECONDS on the loading and capture screens; a retry restarts the timer (exit 75 after the last attempt)"),
             OptionSpec("--max-attempts", .integer(1...1000), help: "attempts before giving up (exit 75) after a timeout or a --loop source's end (default 3; 1 in unattended runs, which retry by themselves only when this is given)"),
         ])
 

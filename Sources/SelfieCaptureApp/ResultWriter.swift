@@ -69,6 +69,8 @@ enum ResultWriter {
             "mirror": setup.guidance.mirror,
             "pace": setup.pace.rawValue,
             "locale": setup.strings.locale,
+            "maxAttempts": st.effectiveMaxAttempts,
+            "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
         ] as [String: Any]
         root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
         guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]) else {

@@ -296,19 +296,10 @@ public enum Screens {
         case .ready:
             break
         case .positioning:
-            if let r = s.restartReason {
-                // One message that says why, in place of the hint (not under a different one).
-                switch r {
-                case .holdStill: hintText = c.strings.text("selfie_capture_restart_moved")
-                case .noFace: hintText = c.strings.text("selfie_capture_restart_face_lost")
-                case .tooDark: hintText = c.strings.text("selfie_capture_restart_too_dark")
-                default: hintText = c.strings.text("selfie_capture_restarted", [.string(c.strings.text(r.stringKey))])
-                }
-            } else {
-                hintText = s.hint.map { c.strings.text($0.stringKey) }
-            }
+            // One message that says why, in place of the hint (not under a different one).
+            hintText = s.restartReason.map { Self.restartMessage($0, c) } ?? s.hint.map { c.strings.text($0.stringKey) }
         case .countdown:
-            hintText = s.hint.map { c.strings.text($0.stringKey) }
+            hintText = s.restartReason.map { Self.restartMessage($0, c) } ?? s.hint.map { c.strings.text($0.stringKey) }
             statusText = c.strings.text("selfie_capture_countdown", [.int(s.countdownRemaining ?? 0)])
         case .recording, .finished:
             hintText = c.strings.text("selfie_capture_recording")
@@ -361,6 +352,17 @@ public enum Screens {
 
     /// The failed screen: title, why, what to do, "Attempt N of M" when retries are involved, then
     /// either `[ Try again ]` with the keys (Enter: try again · q: exit) or the exit line.
+    /// Why the capture restarted: "You moved: hold still", "Face lost", "Too dark", else
+    /// "Capture restarted: <the hint>".
+    static func restartMessage(_ r: Hint, _ c: RenderContext) -> String {
+        switch r {
+        case .holdStill: return c.strings.text("selfie_capture_restart_moved")
+        case .noFace: return c.strings.text("selfie_capture_restart_face_lost")
+        case .tooDark: return c.strings.text("selfie_capture_restart_too_dark")
+        default: return c.strings.text("selfie_capture_restarted", [.string(c.strings.text(r.stringKey))])
+        }
+    }
+
     static func failed(_ s: FailedViewState, _ c: RenderContext) -> RenderedScreen {
         var canvas = blank(c)
         let r = full(c)

@@ -260,8 +260,9 @@ struct Driver {
         var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
         d.toPositioning()
         let out = d.frame(1)
-        #expect(Driver.actions(out) == [.startRecording])
-        #expect(d.m.phase == .recording)
+        // The frame that starts the recording is its first (the video holds it).
+        #expect(Driver.actions(out) == [.startRecording, .recordFrame(frameIndex: 1)])
+        #expect(d.m.phase == .recording && d.m.recordedFrameCount == 1)
     }
 
     @Test func recordingDurationOverride() {
@@ -288,7 +289,12 @@ struct Driver {
         #expect(d.m.shownRestartReason == .holdStill)
         d.advance(to: 600)
         d.frame(4)
-        #expect(d.m.phase == .countdown && d.m.restartReason == nil && d.m.shownRestartReason == nil)
+        // The message stays through the next countdown (2 s from the restart), not the recording.
+        #expect(d.m.phase == .countdown && d.m.shownRestartReason == .holdStill)
+        d.advance(to: 1500)
+        #expect(d.m.phase == .countdown && d.m.shownRestartReason == .holdStill)
+        d.advance(to: 1600)
+        #expect(d.m.phase == .recording && d.m.shownRestartReason == nil)
     }
 
     /// Invalid frames shorter than 250 ms (one missed detection) keep the countdown; the
@@ -309,6 +315,30 @@ struct Driver {
         let out = d.frame(4)
         #expect(Driver.actions(out).first == .startRecording)
         #expect(d.m.phase == .recording)
+    }
+
+    /// A face lost for the whole grace at the countdown's end restarts; it does not record, and
+    /// no countdown event follows the restart (a new-user trial found both).
+    @Test func graceEndingWithTheCountdownRestarts() {
+        var d = Driver(FlowSettings(cameraConsent: true))
+        d.toPositioning()
+        d.frame(1)                                   // countdown from 0 to 1000
+        d.advance(to: 800)
+        d.frame(2, valid: false, still: false, hint: .noFace)
+        d.advance(to: 900)
+        d.frame(3, valid: false, still: false, hint: .noFace)
+        let out = d.advance(to: 1050)               // countdown over and grace over together
+        #expect(d.m.phase == .positioning && d.m.restartReason == .noFace)
+        #expect(!Driver.actions(out).contains(.startRecording))
+        #expect(!Driver.names(out).contains(.faceCaptureCountDown) && !Driver.names(out).contains(.videoRecordStarted))
+        // Mid-countdown, the clock alone restarting emits no countdown event either.
+        d.advance(to: 1100)
+        d.frame(4)
+        #expect(d.m.phase == .countdown)
+        d.advance(to: 1300)
+        d.frame(5, valid: false, still: false, hint: .moveLeft)
+        let mid = d.advance(to: 1600)
+        #expect(d.m.phase == .positioning && Driver.names(mid).isEmpty)
     }
 
     /// Invalid for 250 ms restarts with that reason, by frame or by the clock alone.
@@ -521,6 +551,23 @@ struct Driver {
         #expect(Driver.events(out).first { $0.name == .faceCaptureFailed }?["reason"] == .string("faceLost"))
         d.key(.enter)
         #expect(d.m.attempt == 2 && d.m.faceLosses == 0 && d.m.screen == .capture)
+    }
+
+    /// `--timeout` does not run while the instructions and permission screens wait for a person;
+    /// the first attempt's timer starts when the capture screen opens (a new-user trial was
+    /// timed out while reading the instructions).
+    @Test func noTimeoutWhileAPersonReads() {
+        var d = Driver()
+        d.send(.started)
+        #expect(d.m.timeoutStartMs == 0)              // loading counts
+        d.send(.modelLoaded)
+        #expect(d.m.screen == .instructions && d.m.timeoutStartMs == nil)
+        d.advance(to: 4000)
+        d.key(.enter)
+        #expect(d.m.screen == .cameraPermission && d.m.timeoutStartMs == nil)
+        d.advance(to: 6000)
+        d.key(.enter); d.send(.permissionGranted)
+        #expect(d.m.screen == .capture && d.m.timeoutStartMs == 6000)
     }
 
     @Test func maxAttemptsDefaults() {

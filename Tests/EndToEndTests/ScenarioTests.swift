@@ -159,6 +159,9 @@ import TestSupport
         let result = try #require(try JSONSerialization.jsonObject(with: resultData) as? [String: Any])
         #expect(result["frameCount"] as? Int == 15)
         #expect(result["durationMs"] as? Int == 1000)
+        let settings = try #require(result["settings"] as? [String: Any])
+        #expect(settings["timeBeforeAutomaticCapture"] as? Double == 1 && settings["maxAttempts"] as? Int == 1)
+        #expect(settings["timeoutSeconds"] is NSNull)
         #expect(result["fps"] as? Double == 15)
         #expect((result["frames"] as? [Any])?.count == 15)
         // --pace fast analyses every frame: each recorded frame carries its face.
