@@ -20,13 +20,15 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-O3", "-std=c++14"])],
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                              .linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("pthread")]),
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
+                                                  .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
         .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
                                                      .linkedLibrary("icudata")]),
 
         // MARK: Swift modules
         .target(name: "Localization", dependencies: ["CICUPlural"]),
         .target(name: "CaptureFlow"),
-        .target(name: "Media", dependencies: ["CTurboJPEG"]),
+        .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg"]),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CaptureFlow", "Localization"]),

@@ -15,7 +15,7 @@ import Glibc
 /// The file is written as `.<name>.partial` beside the target, created 0600 (biometric data), and
 /// renamed to the target by `finalize()`; `abort()` (or deinit without finalize) removes it, so
 /// a failed or cancelled capture never leaves a half-written video.
-public final class MJPEGAVIWriter {
+public final class MJPEGAVIWriter: VideoWriter {
     /// Quality used when frames must be encoded (no source JPEG); 1…100 libjpeg scale.
     public static let defaultQuality = 90
 
@@ -38,17 +38,9 @@ public final class MJPEGAVIWriter {
     /// Frames whose JPEG bytes were stored as delivered (not re-encoded).
     public private(set) var passthroughFrames = 0
 
-    /// What `finalize` returns.
-    public struct Summary: Sendable, Equatable {
-        public var path: String
-        public var frameCount: Int
-        public var width: Int
-        public var height: Int
-        public var fps: Double
-        /// frameCount / fps, in milliseconds.
-        public var durationMs: Int
-        public var bytes: Int
-    }
+    /// What `finalize` returns (shared with `MP4Writer`).
+    public typealias Summary = VideoSummary
+    public var format: VideoFormat { .avi }
 
     /// Creates the temporary file and writes the header.
     /// - Parameters:
@@ -58,15 +50,10 @@ public final class MJPEGAVIWriter {
     public init(path: String, width: Int, height: Int, fps: Double, quality: Int = MJPEGAVIWriter.defaultQuality) throws {
         precondition(width > 0 && height > 0 && fps > 0, "MJPEGAVIWriter: bad geometry")
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        self.temporaryPath = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".partial").path
+        self.temporaryPath = PartialFile.temporaryPath(for: path)
         self.width = width; self.height = height; self.quality = quality
         if fps == fps.rounded() { rateNum = Int(fps); rateDen = 1 } else { rateNum = Int((fps * 1000).rounded()); rateDen = 1000 }
-        if access(path, F_OK) == 0 { throw MediaError.cannotCreateOutput(path: path, reason: "file exists") }
-        fd = Glibc.open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw MediaError.cannotCreateOutput(path: path, reason: String(cString: strerror(errno)))
-        }
+        fd = try PartialFile.create(temporary: temporaryPath, for: path)
         do { try write(header(frames: 0, moviSize: 4)) } catch { abort(); throw error }
         moviStart = headerSize - 4   // position of the 'movi' FourCC
     }
@@ -172,13 +159,9 @@ public final class MJPEGAVIWriter {
             }
             try write(idx)
             try write(header(frames: index.count, moviSize: moviSize, riffSize: position - 8), at: 0)
-            guard fsync(fd) == 0 || errno == EINVAL else { throw MediaError.writeFailed(path: path, errno: errno) }
-            Glibc.close(fd)
+            let f = fd
             fd = -1
-            if access(path, F_OK) == 0 { throw MediaError.cannotCreateOutput(path: path, reason: "file exists") }
-            guard rename(temporaryPath, path) == 0 else {
-                throw MediaError.cannotCreateOutput(path: path, reason: String(cString: strerror(errno)))
-            }
+            try PartialFile.publish(fd: f, temporary: temporaryPath, to: path)
             finished = true
         } catch {
             abort()
@@ -186,7 +169,7 @@ public final class MJPEGAVIWriter {
         }
         let fps = Double(rateNum) / Double(rateDen)
         return Summary(path: path, frameCount: index.count, width: width, height: height, fps: fps,
-                       durationMs: Int((Double(index.count) * 1000 / fps).rounded()), bytes: position)
+                       durationMs: Int((Double(index.count) * 1000 / fps).rounded()), bytes: position, format: .avi)
     }
 
     /// Stops and removes the temporary file. Safe to call more than once.

@@ -190,6 +190,9 @@ public enum MediaError: Error, Equatable, Sendable {
     case cannotCreateOutput(path: String, reason: String)
     /// Writing the output failed mid-way (exit 73).
     case writeFailed(path: String, errno: Int32)
+    /// The video encoder cannot be opened or refused a frame (`--video-format mp4`: FFmpeg's
+    /// libx264); `reason` names the failing call and FFmpeg's message (exit 78).
+    case encoderUnavailable(encoder: String, reason: String)
 
     /// The sysexits code the app uses for this error (DESIGN.md "Exit codes").
     public var exitCodeHint: Int32 {
@@ -199,6 +202,7 @@ public enum MediaError: Error, Equatable, Sendable {
         case .unsupportedSource: return 64
         case .sourceEnded: return 75
         case .cannotCreateOutput, .writeFailed: return 73
+        case .encoderUnavailable: return 78
         }
     }
 }

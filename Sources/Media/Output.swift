@@ -125,6 +125,15 @@ public struct OutputFolder: Sendable {
                                quality: Int = MJPEGAVIWriter.defaultQuality) throws -> MJPEGAVIWriter {
         try MJPEGAVIWriter(path: file(name), width: width, height: height, fps: fps, quality: quality)
     }
+
+    /// Starts the video in `format` (`video.avi` or `video.mp4`) in this folder.
+    /// - Throws: `MediaError.cannotCreateOutput`, `.encoderUnavailable` (mp4).
+    public func startRecording(format: VideoFormat, width: Int, height: Int, fps: Double) throws -> any VideoWriter {
+        switch format {
+        case .avi: return try MJPEGAVIWriter(path: file(format.fileName), width: width, height: height, fps: fps)
+        case .mp4: return try MP4Writer(path: file(format.fileName), width: width, height: height, fps: fps)
+        }
+    }
 }
 
 /// A face bounding box in frame pixels (x, y = top-left), as a plain rectangle so Media does not
