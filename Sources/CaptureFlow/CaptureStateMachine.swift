@@ -155,6 +155,10 @@ public struct FlowSettings: Sendable, Equatable {
     /// more). 3: after the third "Face lost" the person is better served by the failed screen's
     /// advice and a fresh attempt than by a fourth restart (issue #10 "face lost too often").
     public var maxFaceLosses: Int
+    /// The recorded video's container and codec as `videoRecordEnded` names them (`avi`/`mjpeg`,
+    /// `mp4`/`h264`; `--video-format`). Words only: the machine writes no file.
+    public var videoContainer: String
+    public var videoCodec: String
 
     /// Attempts when `--max-attempts` is not given and someone can press Try again: 3, as AWS
     /// Face Liveness advises and Jumio does (issue #10).
@@ -162,10 +166,11 @@ public struct FlowSettings: Sendable, Equatable {
 
     public init(session: SessionConfig = SessionConfig(), options: CaptureOptions = CaptureOptions(),
                 cameraConsent: Bool = false, interactive: Bool = true, unattended: Bool = false, maxAttempts: Int? = nil,
-                invalidGraceMs: Int = 250, maxFaceLosses: Int = 3) {
+                invalidGraceMs: Int = 250, maxFaceLosses: Int = 3, videoContainer: String = "avi", videoCodec: String = "mjpeg") {
         self.session = session; self.options = options; self.cameraConsent = cameraConsent; self.interactive = interactive
         self.unattended = unattended; self.maxAttempts = maxAttempts; self.invalidGraceMs = invalidGraceMs
         self.maxFaceLosses = maxFaceLosses
+        self.videoContainer = videoContainer; self.videoCodec = videoCodec
     }
 
     /// How many attempts the run may make (≥ 1): `maxAttempts`, else 1 when unattended, else
@@ -600,7 +605,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
         recordingProgress = 1
         phase = .finished
         screen = .result
-        effects += [.stopRecording, emit(.videoRecordEnded), emit(.faceCaptureSuccess, [
+        effects += [.stopRecording, emit(.videoRecordEnded, [
+            EventField("container", .string(settings.videoContainer)),
+            EventField("codec", .string(settings.videoCodec)),
+        ]), emit(.faceCaptureSuccess, [
             EventField("frames", .int(recordedFrameCount)),
             EventField("collected", .int(collectedFrameCount)),
             EventField("durationMs", .int(recordingDurationMs)),

@@ -12,7 +12,7 @@ import Glibc
 
 /// `selfie-capture [capture] [OPTIONS]`: the guided capture. Turns the command line into a
 /// `CaptureSetup` (every check that can fail before the screen starts: key script, theme, layout,
-/// source, output folder), then hands it to `CaptureRuntime`.
+/// source, the MP4 encoder, output folder), then hands it to `CaptureRuntime`.
 public enum CaptureCommand {
     public static let handler: CommandHandler = { args, console in
         let setup = try CaptureSetup.make(args, environment: ProcessInfo.processInfo.environment, console: console)
@@ -38,6 +38,8 @@ public struct CaptureSetup {
     public var eventsPath: String?
     public var analysisLogPath: String?
     public var targetResolution: TargetResolution?
+    /// `--video-format`: the recorded video's container and codec (default avi).
+    public var videoFormat: VideoFormat
     public var environment: [String: String]
     public var console: Console
 
@@ -54,7 +56,9 @@ public struct CaptureSetup {
     /// Parses and validates the capture options.
     /// - Throws: `AppError` — usage (64) for a bad key script or `--events -` with curses, bad
     ///   data (65) for a malformed theme/layout, input missing (66) for a missing source file or
-    ///   no camera, cannot create (73) is checked later when the output folder is made.
+    ///   no camera, video encoder unavailable (78) with `--video-format mp4` (the encoder is
+    ///   opened once here, so the failure comes before the screen starts); cannot create (73)
+    ///   is checked later when the output folder is made.
     public static func make(_ a: ParsedArguments, environment env: [String: String], console: Console) throws -> CaptureSetup {
         // Flow configuration (names as in the seed SDKs).
         var session = SessionConfig()
@@ -98,7 +102,7 @@ public struct CaptureSetup {
             }
         }
         let unattended = renderer != .curses && keys == nil
-        let settings = FlowSettings(session: unattended ? session.unattended : session, options: options,
+        var settings = FlowSettings(session: unattended ? session.unattended : session, options: options,
                                     cameraConsent: a.flag("--camera-consent") || unattended,
                                     interactive: renderer == .curses, unattended: unattended,
                                     maxAttempts: a.value("--max-attempts").flatMap { Int($0) })
@@ -143,12 +147,20 @@ public struct CaptureSetup {
         let pace = a.value("--pace").flatMap(PaceMode.init(rawValue:))
             ?? PaceMode.defaultMode(for: kind, interactive: renderer == .curses)
         let timeoutMs = a.value("--timeout").flatMap(Double.init).map { Int(($0 * 1000).rounded()) }
+        let videoFormat = a.value("--video-format").flatMap(VideoFormat.init(rawValue:)) ?? .avi
+        settings.videoContainer = videoFormat.container
+        settings.videoCodec = videoFormat.codec
+        if videoFormat == .mp4 {
+            do { try MP4Writer.checkEncoder() } catch {
+                throw AppError.media(error) ?? .encoderUnavailable(encoder: MP4Writer.defaultEncoder, reason: "\(error)")
+            }
+        }
 
         return CaptureSetup(settings: settings, guidance: guidance, sourceSpec: spec, sourceKind: kind, pace: pace,
                             loop: a.flag("--loop"), timeoutMs: timeoutMs, renderer: renderer, keys: keys,
                             theme: theme, layout: layout, strings: strings, outputRequested: a.value("--output"),
                             eventsPath: a.value("--events"), analysisLogPath: a.value("--analysis-log"),
-                            targetResolution: target,
+                            targetResolution: target, videoFormat: videoFormat,
                             environment: env, console: console, unattended: unattended)
     }
 }

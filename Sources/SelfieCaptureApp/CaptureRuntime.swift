@@ -64,10 +64,10 @@ public final class CaptureRuntime {
     var loadingTick = -1
 
     // Recording.
-    var writer: MJPEGAVIWriter?
+    var writer: (any VideoWriter)?
     var collector: FrameCollector?
     var recorded: [RecordedFrame] = []
-    var summary: MJPEGAVIWriter.Summary?
+    var summary: VideoSummary?
 
     // Logs and script.
     var eventLog: EventLog?
@@ -527,7 +527,8 @@ public final class CaptureRuntime {
         discardRecording()
         do {
             let fps = source?.info.fps ?? 30
-            writer = try folder.startRecording(width: frame.width, height: frame.height, fps: fps > 0 ? fps : 30)
+            writer = try folder.startRecording(format: setup.videoFormat, width: frame.width, height: frame.height,
+                                               fps: fps > 0 ? fps : 30)
             let o = setup.settings.options
             // The machine decides which frames are collected (CaptureOptions.collects); the
             // collector only saves what it is offered.

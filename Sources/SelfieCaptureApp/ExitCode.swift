@@ -16,6 +16,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case timedOut = 75
     /// Camera permission denied (EX_NOPERM).
     case permissionDenied = 77
+    /// The video encoder cannot be opened (`--video-format mp4` with an FFmpeg without libx264,
+    /// or one that refuses the settings): the installation, not the input or the output folder,
+    /// needs fixing (EX_CONFIG).
+    case encoderUnavailable = 78
     /// Cancelled by the user (Ctrl-C or q): 128 + SIGINT, as shells report it.
     case cancelled = 130
 }
@@ -47,6 +51,8 @@ public enum AppError: Error, Equatable, Sendable {
     case cannotCreateOutput(path: String, reason: String)
     /// The camera is busy or unavailable.
     case cameraUnavailable(String)
+    /// The video encoder (`encoder`, e.g. FFmpeg's libx264) cannot be opened or failed.
+    case encoderUnavailable(encoder: String, reason: String)
     /// Camera access was denied.
     case cameraPermissionDenied(path: String)
     /// The timeout ran out or the source ended first.
@@ -70,6 +76,7 @@ public enum ErrorReport {
         case .badData: return .dataError
         case .cannotCreateOutput: return .cannotCreate
         case .cameraPermissionDenied: return .permissionDenied
+        case .encoderUnavailable: return .encoderUnavailable
         case .timedOut: return .timedOut
         case .cancelled: return .cancelled
         }
@@ -104,6 +111,9 @@ public enum ErrorReport {
             return "\(p): cannot create output '\(path)': \(reason)"
         case .cameraUnavailable(let m):
             return "\(p): \(m)"
+        case .encoderUnavailable(let encoder, let reason):
+            return "\(p): cannot open the video encoder '\(encoder)': \(reason)\n"
+                + "Install FFmpeg's libavcodec with libx264 (Debian: libavcodec59), or use '--video-format avi'."
         case .cameraPermissionDenied(let path):
             return "\(p): permission denied for \(path): add your user to the 'video' group (sudo usermod -aG video $USER), then log in again"
         case .timedOut(let m):

@@ -7,7 +7,8 @@ import Glibc
 extension AppError {
     /// Maps media and camera errors to the app's errors (and so to exit codes, via
     /// `ErrorReport`): missing file/device → 66, malformed video → 65, camera busy or gone → 69,
-    /// cannot create output → 73, source ended early → 75, camera permission → 77.
+    /// cannot create output → 73, source ended early → 75, camera permission → 77, video encoder
+    /// unavailable → 78.
     /// Returns nil for errors that are not from Media/Camera.
     public static func media(_ error: Error) -> AppError? {
         func reason(_ e: Int32) -> String { String(cString: strerror(e)) }
@@ -22,6 +23,7 @@ extension AppError {
             case .sourceEnded(let s): return .timedOut("\(s) ended before the capture completed (use --loop to repeat it)")
             case .cannotCreateOutput(let p, let r): return .cannotCreateOutput(path: p, reason: r)
             case .writeFailed(let p, let err): return .cannotCreateOutput(path: p, reason: reason(err))
+            case .encoderUnavailable(let name, let r): return .encoderUnavailable(encoder: name, reason: r)
             }
         }
         if let e = error as? CameraError {

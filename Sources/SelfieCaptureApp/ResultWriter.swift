@@ -4,7 +4,8 @@ import Media
 
 /// `result.json`: what was recorded and with which settings.
 ///
-/// Shape: `{"videoFilePath", "durationMs", "frameCount", "fps", "width", "height",
+/// Shape: `{"videoFilePath", "video": {"path", "container": "avi"|"mp4", "codec":
+/// "mjpeg"|"h264", "bytes"}, "durationMs", "frameCount", "fps", "width", "height",
 /// "attempt", "attempts",
 /// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?}],
 /// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
@@ -13,7 +14,7 @@ import Media
 /// attempt that recorded (from 1) and `attempts` how many the run made: the same number, since
 /// a recording ends the run (every earlier attempt failed and left nothing behind).
 enum ResultWriter {
-    static func json(summary s: MJPEGAVIWriter.Summary, folder: OutputFolder, collected: [FrameCollector.Collected],
+    static func json(summary s: VideoSummary, folder: OutputFolder, collected: [FrameCollector.Collected],
                      recorded: [CaptureRuntime.RecordedFrame], attempt: Int, setup: CaptureSetup) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
@@ -23,6 +24,7 @@ enum ResultWriter {
             "width": s.width,
             "height": s.height,
             "videoBytes": s.bytes,
+            "video": ["path": s.path, "container": s.format.container, "codec": s.format.codec, "bytes": s.bytes],
             "attempt": attempt,
             "attempts": attempt,
         ]
@@ -69,6 +71,7 @@ enum ResultWriter {
             "mirror": setup.guidance.mirror,
             "pace": setup.pace.rawValue,
             "locale": setup.strings.locale,
+            "videoFormat": setup.videoFormat.rawValue,
             "maxAttempts": st.effectiveMaxAttempts,
             "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
         ] as [String: Any]

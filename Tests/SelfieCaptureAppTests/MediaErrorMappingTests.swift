@@ -15,12 +15,21 @@ import Camera
         (CameraError.permissionDenied(path: "/dev/video0"), .permissionDenied),
         (CameraError.notFound(path: "/dev/video3"), .noInput),
         (CameraError.disconnected(path: "/dev/video0"), .unavailable),
+        (MediaError.encoderUnavailable(encoder: "libx264", reason: "x"), .encoderUnavailable),
     ])
     func exitCodes(error: Error, code: ExitCode) throws {
         let app = try #require(AppError.media(error))
         #expect(ErrorReport.exitCode(for: app) == code)
         if let m = error as? MediaError { #expect(Int32(code.rawValue) == m.exitCodeHint) }
         if let c = error as? CameraError { #expect(Int32(code.rawValue) == c.exitCodeHint) }
+    }
+
+    /// An encoder that cannot open is named, with what to do, and exits 78 (EX_CONFIG).
+    @Test func encoderMessage() throws {
+        let e = try #require(AppError.media(MediaError.encoderUnavailable(encoder: "libx264", reason: "avcodec_open2: Invalid argument")))
+        #expect(ErrorReport.exitCode(for: e).rawValue == 78)
+        #expect(ErrorReport.message(for: e) == "selfie-capture: cannot open the video encoder 'libx264': avcodec_open2: Invalid argument\n"
+            + "Install FFmpeg's libavcodec with libx264 (Debian: libavcodec59), or use '--video-format avi'.")
     }
 
     @Test func busyMessage() throws {
