@@ -113,7 +113,7 @@ public final class MP4Writer: VideoWriter {
     static func message(_ code: Int32) -> String {
         var buf = [CChar](repeating: 0, count: 256)
         av_strerror(code, &buf, buf.count)
-        return String(cString: buf)
+        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func openEncoder(name: String, width: Int, height: Int, rate: AVRational,

@@ -30,7 +30,7 @@ public enum Commands {
             OptionSpec("--theme", .text("light|dark|auto|FILE"), help: "colour theme or a JSON theme file (default auto, from COLORFGBG)"),
             OptionSpec("--layout", .text("FILE"), help: "JSON layout overrides (toolbar top/bottom, hint position, preview side)"),
             OptionSpec("--camera-consent", .flag, help: "the user has already agreed to camera use: skip the permission screen"),
-            OptionSpec("--video-format", .choice(["avi", "mp4"]), help: "video file: avi (MJPEG, camera JPEGs as they are; default) or mp4 (H.264, CRF 23, about a tenth of the size)"),
+            OptionSpec("--video-format", .choice(["avi", "mp4"]), help: "video file: avi (MJPEG, camera JPEGs as they are; default) or mp4 (H.264 at CRF 23, several times smaller)"),
             OptionSpec("--output", .text("DIR"), help: "output folder (must be new or empty; default a new timestamped folder)"),
             OptionSpec("--events", .text("FILE|-"), help: "write state events as JSON Lines to FILE or - (stdout; not while curses draws there)"),
             OptionSpec("--analysis-log", .text("FILE"), help: "write one JSON object per analysed frame to FILE"),

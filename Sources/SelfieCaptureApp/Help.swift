@@ -52,7 +52,7 @@ public enum Help {
       64   usage error          65   bad data (string or video file)
       66   input missing        69   camera unavailable or busy
       73   cannot create output 75   timed out, or the source ended first
-      77   camera permission denied 78   video encoder cannot open (--video-format mp4)
+      77   camera permission denied 78   video encoder cannot open
       130  cancelled (Ctrl-C or q)
 
     """
