@@ -38,6 +38,7 @@ func run(_ args: [String], handlers: [String: CommandHandler] = [:]) -> (code: I
         (["--max-attempts", "1.5"], "invalid value '1.5' for '--max-attempts'"),
         (["--max-attempts"], "option '--max-attempts' needs a value: a whole number from 1 to 1000"),
         (["--no-mirror=yes"], "invalid value 'yes' for '--no-mirror': expected no value"),
+        (["--video-format", "mkv"], "invalid value 'mkv' for '--video-format': expected one of avi, mp4"),
         (["strings"], "'strings' needs a command: dump, format or lint"),
         (["strings", "dump"], "'strings dump' needs FILE"),
         (["strings", "dump", "a", "b"], "unexpected argument 'b'"),

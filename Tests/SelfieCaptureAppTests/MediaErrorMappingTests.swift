@@ -37,3 +37,25 @@ import Camera
         #expect(m == "selfie-capture: camera /dev/video0 is in use by another program (close it; 'fuser /dev/video0' shows which)")
     }
 }
+
+/// `--video-format` reaches the setup: the writer's format and the words `videoRecordEnded` uses.
+@Suite struct VideoFormatSetupTests {
+    static func setup(_ extra: [String]) throws -> CaptureSetup {
+        let toks = (["--source", "demo", "--renderer", "null"] + extra).enumerated().map { ArgToken($0.element, index: $0.offset + 1) }
+        let parsed = try ArgumentParser.parse(toks, spec: Commands.capture)
+        return try CaptureSetup.make(parsed, environment: [:], console: Console(out: { _ in }, err: { _ in }))
+    }
+
+    @Test func defaultIsAVI() throws {
+        let s = try Self.setup([])
+        #expect(s.videoFormat == .avi && s.settings.videoContainer == "avi" && s.settings.videoCodec == "mjpeg")
+    }
+
+    /// mp4 opens the encoder in `make` (a missing libx264 would throw exit 78 here, before the
+    /// screen) and names container and codec for the event.
+    @Test func mp4() throws {
+        let s = try Self.setup(["--video-format", "mp4"])
+        #expect(s.videoFormat == .mp4 && s.settings.videoContainer == "mp4" && s.settings.videoCodec == "h264")
+        #expect(s.videoFormat.fileName == "video.mp4")
+    }
+}
