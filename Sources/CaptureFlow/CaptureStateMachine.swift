@@ -78,6 +78,9 @@ public enum Event: Sendable, Equatable {
     case cameraOpened
     /// The first frame arrived from the camera.
     case cameraFirstFrame
+    /// The source's frame rate (frames per second), once known: it places the collected
+    /// stills (`CaptureOptions.collectionPlan`).
+    case sourceFrameRate(Double)
     /// One analysed and judged frame.
     case frameGuided(GuidanceResult)
     /// The camera failed (open error other than permission, unplugged, I/O error).
@@ -246,6 +249,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// True on the failed screen when it offers Try again (a retryable failure, attempts left).
     public private(set) var canTryAgain = false
 
+    /// The source's frame rate (`sourceFrameRate`), nil until known.
+    public private(set) var sourceFps: Double?
+    /// How the current (or finished) recording collects its stills; nil without a known frame
+    /// rate (Mobai's frame-count rule then applies).
+    public private(set) var collectionPlan: CollectionPlan?
     private var countdownStartMs = 0
     private var recordingStartMs = 0
     /// Since when (ms) frames have been invalid during a countdown or recording, and their hint.
@@ -313,6 +321,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return enterCapture()
         case .cameraFirstFrame:
             return cameraReadyIfWaiting()
+        case .sourceFrameRate(let fps):
+            sourceFps = fps > 0 && fps.isFinite ? fps : nil
+            return []
         case .frameGuided(let g):
             return frameGuided(g)
         case .cameraFailed(let reason):
@@ -385,7 +396,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         startWhenReady = false
         resetAttempt()
         restartReason = nil
-        return [emit(.videoCaptureStarted, [EventField("attempt", .int(attempt))])]
+        return [emit(.videoCaptureStarted, [EventField("attempt", .int(attempt)), EventField("maxAttempts", .int(maxAttempts))])]
     }
 
     // MARK: keys
@@ -405,7 +416,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
             break
         }
         if action == .quit {
-            return (isRecording ? [.abortRecording] : []) + [.exit(.cancelled)]
+            return (isRecording ? [.abortRecording] : []) + [emit(.cancelled, [EventField("screen", .string(screen.rawValue))]),
+                                                            .exit(.cancelled)]
         }
         if action == .back { return navigateUp() }
         switch screen {
@@ -501,7 +513,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// frames stay in the video, which is continuous, but are not collected as stills).
     private mutating func recordedFrame(_ g: GuidanceResult) -> [Effect] {
         var effects: [Effect] = [.recordFrame(frameIndex: g.frameIndex)]
-        if g.isValid, settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount) {
+        let collects = collectionPlan.map { $0.collects(elapsedMs: nowMs - recordingStartMs, alreadyCollected: collectedFrameCount) }
+            ?? settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount)
+        if g.isValid, collects {
             effects.append(.collectFrame(frameIndex: g.frameIndex))
             collectedFrameCount += 1
         }
@@ -531,6 +545,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func restart(because reason: Hint) -> [Effect] {
+        let from = phase
         phase = .positioning
         restartReason = reason
         restartedAtMs = nowMs
@@ -540,7 +555,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
         recordingProgress = 0
         recordedFrameCount = 0
         collectedFrameCount = 0
-        return []
+        // `moved` when the face left its hold, else the hint of the invalid frames.
+        return [emit(.captureRestarted, [EventField("reason", .string(reason == .holdStill ? "moved" : reason.rawValue)),
+                                         EventField("phase", .string(from.rawValue)),
+                                         EventField("attempt", .int(attempt))])]
     }
 
     private mutating func beginCountdown() -> [Effect] {
@@ -555,6 +573,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func startRecordingPhase() -> [Effect] {
+        collectionPlan = sourceFps.flatMap { settings.options.collectionPlan(durationMs: recordingDurationMs, fps: $0) }
         phase = .recording
         recordingStartMs = nowMs
         countdownRemaining = nil

@@ -177,11 +177,59 @@ public struct CaptureOptions: Sendable, Equatable, Codable {
         return Int((min(s, 86_400) * 1000).rounded())
     }
 
+    /// When to collect the stills of a recording of `durationMs` from a source at `fps`.
+    ///
+    /// Mobai's rule (skip `numberOfFramesBeforeCapture` frames, then one every `frameInterval`)
+    /// when its `numberOfFrameToCollect` frames fit in the recording's `durationMs · fps / 1000`
+    /// frames; otherwise (e.g. the default 1 s at 30 fps holds 30 frames, the rule needs frame
+    /// 30) the stills are spread evenly: one at the middle of each of `numberOfFrameToCollect`
+    /// equal slices of the recording (issue #12: "the frames asked for are the frames collected").
+    /// - Returns: offsets in ms from the recording start, ascending; nil when `fps` is unknown
+    ///   (≤ 0), where `collects(recordedFrame:alreadyCollected:)` counts frames instead.
+    public func collectionPlan(durationMs: Int, fps: Double) -> CollectionPlan? {
+        guard fps > 0, durationMs > 0, numberOfFrameToCollect > 0 else { return nil }
+        let count = numberOfFrameToCollect
+        let frames = Double(durationMs) * fps / 1000
+        let lastMobai = Double(numberOfFramesBeforeCapture + (count - 1) * max(1, frameInterval))
+        if lastMobai < frames.rounded(.down) {
+            let offsets = (0..<count).map { j in
+                Int((Double(numberOfFramesBeforeCapture + j * max(1, frameInterval)) * 1000 / fps).rounded())
+            }
+            return CollectionPlan(rule: .mobai, offsetsMs: offsets, frameMs: 1000 / fps)
+        }
+        let offsets = (0..<count).map { j in Int(((Double(j) + 0.5) * Double(durationMs) / Double(count)).rounded()) }
+        return CollectionPlan(rule: .even, offsetsMs: offsets, frameMs: 1000 / fps)
+    }
+
     /// Whether the `k`-th recorded frame (0-based, counted from the recording start) is collected:
     /// `k ≥ numberOfFramesBeforeCapture`, on the `frameInterval` grid after it, and fewer than
     /// `numberOfFrameToCollect` frames collected so far (Mobai option descriptions).
     public func collects(recordedFrame k: Int, alreadyCollected: Int) -> Bool {
         guard alreadyCollected < numberOfFrameToCollect, k >= numberOfFramesBeforeCapture else { return false }
         return (k - numberOfFramesBeforeCapture) % max(1, frameInterval) == 0
+    }
+}
+
+/// When the stills of one recording are collected (`CaptureOptions.collectionPlan`).
+public struct CollectionPlan: Sendable, Equatable {
+    /// Which rule placed them.
+    public enum Rule: String, Sendable, Equatable {
+        /// Mobai's: frames before capture, then one every interval.
+        case mobai
+        /// Spread evenly over the recording (Mobai's rule would not fit the asked count).
+        case even
+    }
+    public var rule: Rule
+    /// Offsets from the recording start, in ms, ascending.
+    public var offsetsMs: [Int]
+    /// The source's frame period in ms: a frame within half of it before an offset is taken.
+    public var frameMs: Double
+
+    /// Whether a frame `elapsedMs` after the recording start is the next still, `collected`
+    /// having been taken already (at most one still per frame, so a recording with fewer
+    /// frames than asked gives fewer stills).
+    public func collects(elapsedMs: Int, alreadyCollected collected: Int) -> Bool {
+        guard collected < offsetsMs.count else { return false }
+        return Double(elapsedMs) + frameMs / 2 >= Double(offsetsMs[collected])
     }
 }

@@ -9,6 +9,10 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     case videoRecordStarted, videoRecordProgress, videoRecordEnded
     case faceValidating, faceBoundingBoxValidating, faceCaptureCountDown, faceCaptureStarted
     case faceCaptureProgress, faceCaptureSuccess, faceCaptureFailed
+    /// A countdown or recording went back to positioning (`reason`, `phase`, `attempt`).
+    case captureRestarted
+    /// The user cancelled with q or Ctrl-C (`screen`).
+    case cancelled
 }
 
 /// A JSON value for an event field (no objects needed: fields are flat).

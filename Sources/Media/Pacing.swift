@@ -12,8 +12,16 @@ public protocol MediaClock: AnyObject {
 
 /// The real clock: `CLOCK_MONOTONIC` and `nanosleep`.
 public final class SystemClock: MediaClock {
-    public init() {}
-    public func nowMs() -> Int {
+    private let originMs: Int
+    /// - Parameter startingAtZero: count from now (a run's clock: its event times start at 0 in
+    ///   every pace) instead of from the monotonic clock's own origin (boot).
+    public init(startingAtZero: Bool) {
+        originMs = startingAtZero ? Self.monotonicMs() : 0
+    }
+    /// The monotonic clock as it is (its origin is boot).
+    public init() { originMs = 0 }
+    public func nowMs() -> Int { Self.monotonicMs() - originMs }
+    private static func monotonicMs() -> Int {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int(ts.tv_sec) * 1000 + Int(ts.tv_nsec) / 1_000_000

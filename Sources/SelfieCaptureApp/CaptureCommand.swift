@@ -88,9 +88,11 @@ public struct CaptureSetup {
         let stdoutIsTTY = isatty(1) == 1
         let renderer = RendererChoice.resolve(requested: a.value("--renderer").flatMap(RendererChoice.init(rawValue:)),
                                               stdoutIsTTY: stdoutIsTTY, term: env["TERM"])
-        if renderer == .curses && a.value("--events") == "-" {
+        if renderer != .null && a.value("--events") == "-" {
+            // Both the curses screen and the plain renderer's text go to stdout; JSON lines mixed
+            // with screen text would be unreadable for either.
             throw AppError.invalidValue(option: "--events", value: "-",
-                                        expects: "a FILE while the curses screen owns stdout (or --renderer plain|null)")
+                                        expects: "a FILE while the \(renderer.rawValue) renderer writes to stdout (or --renderer null)")
         }
         if renderer == .curses && !stdoutIsTTY {
             throw AppError.invalidValue(option: "--renderer", value: "curses", expects: "a terminal on stdout")

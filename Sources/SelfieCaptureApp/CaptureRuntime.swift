@@ -97,7 +97,7 @@ public final class CaptureRuntime {
             clock = c
         } else {
             fastClock = nil
-            clock = SystemClock()
+            clock = SystemClock(startingAtZero: true)   // event t_ms from the run's start, as with --pace fast
         }
         pacer = Pacer(mode: setup.pace, clock: clock)
     }
@@ -320,7 +320,10 @@ public final class CaptureRuntime {
         let shown = frame.rgb(covering: backend.size.cols, 2 * backend.size.rows)
         preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
         needsRedraw = true
-        if isFirst { send(.cameraFirstFrame) }
+        if isFirst {
+            if let fps = source?.info.fps, fps > 0 { send(.sourceFrameRate(fps)) }
+            send(.cameraFirstFrame)
+        }
 
         if let worker {
             worker.submit(AnalysisJob(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs))
@@ -401,7 +404,8 @@ public final class CaptureRuntime {
         if let c = collector, !c.collected.isEmpty { paths.append(folder.file("frames")) }
         paths.append(folder.file("result.json"))
         return ResultViewState(savedPaths: paths, durationSeconds: Double(s.durationMs) / 1000,
-                               frameCount: s.frameCount, collectedCount: collector?.collected.count ?? 0)
+                               frameCount: s.frameCount, collectedCount: collector?.collected.count ?? 0,
+                               askedCount: setup.settings.options.numberOfFrameToCollect)
     }
 
     // MARK: effects
@@ -574,7 +578,7 @@ public final class CaptureRuntime {
             for r in worker.takeResults() { if case .success(let a) = r { attach(a) } }
         }
         let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
-                                     recorded: recorded, attempt: machine.attempt, setup: setup)
+                                     recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup)
         do { _ = try folder.write(Array(json.utf8), to: "result.json") } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file("result.json"), reason: "\(error)"))
         }

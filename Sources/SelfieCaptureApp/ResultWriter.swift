@@ -6,7 +6,9 @@ import Media
 ///
 /// Shape: `{"videoFilePath", "video": {"path", "container": "avi"|"mp4", "codec":
 /// "mjpeg"|"h264", "bytes"}, "durationMs", "frameCount", "fps", "width", "height",
-/// "attempt", "attempts",
+/// "attempt", "attempts", "collection": {"rule": "mobai"|"even", "asked", "collected", "offsetsMs"},
+/// "metadata" (a compact JSON string: app, version, source, video, attempt — Unissey's
+/// SessionResponse `metadata`),
 /// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?}],
 /// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
 /// "brightness", "sharpness", "eyesOpen"}], "settings": {...}, "source": {...}}`; boxes in raw
@@ -15,7 +17,7 @@ import Media
 /// a recording ends the run (every earlier attempt failed and left nothing behind).
 enum ResultWriter {
     static func json(summary s: VideoSummary, folder: OutputFolder, collected: [FrameCollector.Collected],
-                     recorded: [CaptureRuntime.RecordedFrame], attempt: Int, setup: CaptureSetup) -> String {
+                     recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
             "durationMs": s.durationMs,
@@ -76,6 +78,20 @@ enum ResultWriter {
             "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
         ] as [String: Any]
         root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
+        // Which rule placed the stills, and how many were asked for and collected.
+        let asked = st.options.numberOfFrameToCollect
+        root["collection"] = ["rule": plan?.rule.rawValue ?? "mobai", "asked": asked, "collected": collected.count,
+                              "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]
+        // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
+        let meta: [String: Any] = ["app": "selfie-capture", "version": Commands.version,
+                                   "source": ["kind": setup.sourceKind.rawValue, "spec": setup.sourceSpec],
+                                   "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
+                                             "durationMs": s.durationMs, "container": s.format.container,
+                                             "codec": s.format.codec],
+                                   "attempt": attempt]
+        if let m = try? JSONSerialization.data(withJSONObject: meta, options: [.sortedKeys]) {
+            root["metadata"] = String(decoding: m, as: UTF8.self)
+        }
         guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]) else {
             return "{}\n"
         }

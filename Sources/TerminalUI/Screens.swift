@@ -75,8 +75,12 @@ public struct ResultViewState: Sendable, Equatable {
     public var durationSeconds: Double
     public var frameCount: Int
     public var collectedCount: Int
-    public init(savedPaths: [String], durationSeconds: Double, frameCount: Int, collectedCount: Int) {
+    /// Stills asked for (`--frames-to-collect`); when more than `collectedCount`, the screen
+    /// says that fewer were possible (a recording shorter than the asked count of frames).
+    public var askedCount: Int
+    public init(savedPaths: [String], durationSeconds: Double, frameCount: Int, collectedCount: Int, askedCount: Int = 0) {
         self.savedPaths = savedPaths; self.durationSeconds = durationSeconds; self.frameCount = frameCount; self.collectedCount = collectedCount
+        self.askedCount = askedCount
     }
 }
 
@@ -340,6 +344,9 @@ public enum Screens {
         body.append(c.strings.text("selfie_capture_result_duration", [.double(s.durationSeconds)]))
         body.append(c.strings.text("selfie_capture_result_frames", [.int(s.frameCount)]))
         body.append(c.strings.text("selfie_capture_result_collected", [.int(s.collectedCount)]))
+        if s.askedCount > s.collectedCount {
+            body.append(c.strings.text("selfie_capture_result_collected_fewer", [.int(s.collectedCount), .int(s.askedCount)]))
+        }
         let exitText = c.strings.text("selfie_capture_result_exit")
         var y = c.size.rows >= 20 ? 2 : 0
         y = Widgets.paragraph(&canvas, title, rect: r, y: y, maxLines: 1, style: c.theme.style(.headline, fg: c.theme.primary)) + 1
@@ -350,8 +357,6 @@ public enum Screens {
         return RenderedScreen(canvas: canvas, lines: [title] + body + [exitText], status: nil)
     }
 
-    /// The failed screen: title, why, what to do, "Attempt N of M" when retries are involved, then
-    /// either `[ Try again ]` with the keys (Enter: try again · q: exit) or the exit line.
     /// Why the capture restarted: "You moved: hold still", "Face lost", "Too dark", else
     /// "Capture restarted: <the hint>".
     static func restartMessage(_ r: Hint, _ c: RenderContext) -> String {
@@ -363,6 +368,8 @@ public enum Screens {
         }
     }
 
+    /// The failed screen: title, why, what to do, "Attempt N of M" when retries are involved, then
+    /// either `[ Try again ]` with the keys (Enter: try again · q: exit) or the exit line.
     static func failed(_ s: FailedViewState, _ c: RenderContext) -> RenderedScreen {
         var canvas = blank(c)
         let r = full(c)
@@ -416,7 +423,8 @@ extension ScreenView {
         case .capture: return .capture(CaptureViewState(machine: m, image: image, mirrored: mirrored, oval: oval, faceOval: faceOval))
         case .result:
             return .result(result ?? ResultViewState(savedPaths: [], durationSeconds: Double(m.recordingDurationMs) / 1000,
-                                                     frameCount: m.recordedFrameCount, collectedCount: m.collectedFrameCount))
+                                                     frameCount: m.recordedFrameCount, collectedCount: m.collectedFrameCount,
+                                                     askedCount: m.settings.options.numberOfFrameToCollect))
         case .failed:
             return .failed(FailedViewState(reason: m.failure ?? .timeout, canTryAgain: m.canTryAgain,
                                            attempt: m.attempt, maxAttempts: m.maxAttempts))

@@ -91,6 +91,22 @@ struct Driver {
         for k in 0..<30 where o.collects(recordedFrame: k, alreadyCollected: collected) { picked.append(k); collected += 1 }
         #expect(picked == [2, 6, 10])
     }
+
+    /// Mobai's rule where its frames fit the recording, else spread evenly (issue #12): the
+    /// default 1 s at 30 fps has 30 frames and the rule needs frame 30; 3 s holds it.
+    @Test func collectionPlanSpreadsWhenMobaiDoesNotFit() throws {
+        let o = CaptureOptions()
+        let short = try #require(o.collectionPlan(durationMs: 1000, fps: 30))
+        #expect(short.rule == .even && short.offsetsMs == [167, 500, 833])
+        let long = try #require(o.collectionPlan(durationMs: 3000, fps: 30))
+        #expect(long.rule == .mobai && long.offsetsMs == [333, 667, 1000])
+        #expect(o.collectionPlan(durationMs: 1000, fps: 0) == nil)
+        // 2 fps for 1 s: two frames, at most one still each → 2 of the 3 asked.
+        let sparse = try #require(o.collectionPlan(durationMs: 1000, fps: 2))
+        var taken = 0
+        for t in [0, 500] where sparse.collects(elapsedMs: t, alreadyCollected: taken) { taken += 1 }
+        #expect(taken == 2)
+    }
 }
 
 @Suite struct StateMachineTests {
@@ -256,6 +272,21 @@ struct Driver {
         #expect(d.key(.enter) == [.exit(.recorded)])
     }
 
+    /// With the source's frame rate known, a 1 s recording at 15 fps collects the 3 stills asked
+    /// for, spread over it (Mobai's rule would have fitted one).
+    @Test func collectsTheAskedStillsSpreadOverTheRecording() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.send(.sourceFrameRate(15))
+        d.toPositioning()
+        var collected: [Int] = []
+        for k in 0..<16 {
+            d.advance(to: k * 1000 / 15)
+            for case .collectFrame(let i) in d.frame(k) { collected.append(i) }
+        }
+        #expect(collected == [3, 8, 12])   // the frames within half a frame of 167, 500 and 833 ms
+        #expect(d.m.collectionPlan?.rule == .even && d.m.screen == .result)
+    }
+
     @Test func zeroCountdownRecordsAtOnce() {
         var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
         d.toPositioning()
@@ -286,6 +317,8 @@ struct Driver {
         d.advance(to: 500)
         d.frame(3, valid: true, moved: true, hint: .holdStill)
         #expect(d.m.phase == .positioning && d.m.restartReason == .holdStill && d.m.countdownRemaining == nil)
+        let restarted = Driver.events(d.effects).last { $0.name == .captureRestarted }
+        #expect(restarted?["reason"] == .string("moved") && restarted?["attempt"] == .int(1))
         #expect(d.m.shownRestartReason == .holdStill)
         d.advance(to: 600)
         d.frame(4)
@@ -338,7 +371,8 @@ struct Driver {
         d.advance(to: 1300)
         d.frame(5, valid: false, still: false, hint: .moveLeft)
         let mid = d.advance(to: 1600)
-        #expect(d.m.phase == .positioning && Driver.names(mid).isEmpty)
+        #expect(d.m.phase == .positioning && Driver.names(mid) == [.captureRestarted])
+        #expect(Driver.events(mid).first?["reason"] == .string("moveLeft") && Driver.events(mid).first?["phase"] == .string("countdown"))
     }
 
     /// Invalid for 250 ms restarts with that reason, by frame or by the clock alone.
@@ -415,13 +449,16 @@ struct Driver {
     func quitCancels(_ key: Key) {
         var d = Driver()
         d.send(.started); d.send(.modelLoaded)
-        #expect(d.key(key) == [.exit(.cancelled)])
+        #expect(d.key(key) == [.emit(FlowEvent(.cancelled, tMs: 0, fields: [EventField("screen", .string("instructions"))])),
+                               .exit(.cancelled)])
     }
 
     @Test func quitWhileRecordingAbortsFirst() {
         var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
         d.toPositioning(); d.frame(1)
-        #expect(d.key(.character("q")) == [.abortRecording, .exit(.cancelled)])
+        #expect(d.key(.character("q")) == [.abortRecording,
+                                           .emit(FlowEvent(.cancelled, tMs: 0, fields: [EventField("screen", .string("capture"))])),
+                                           .exit(.cancelled)])
     }
 
     @Test func timeoutFailsAndExits75() {
@@ -598,7 +635,8 @@ struct Driver {
         d.advance(to: 9500)
         let out = d.key(.enter)
         #expect(out == [.discardAttempt, .showScreen(.capture),
-                        .emit(FlowEvent(.videoCaptureStarted, tMs: 9500, fields: [EventField("attempt", .int(2))]))])
+                        .emit(FlowEvent(.videoCaptureStarted, tMs: 9500, fields: [EventField("attempt", .int(2)),
+                                                                                  EventField("maxAttempts", .int(3))]))])
         #expect(!out.contains(.openCamera) && !out.contains(.closeCamera))
         #expect(d.m.screen == .capture && d.m.phase == .positioning && d.m.attempt == 2)
         #expect(d.m.failure == nil && !d.m.canTryAgain && d.m.guidance == nil)

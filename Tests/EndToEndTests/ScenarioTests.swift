@@ -176,12 +176,18 @@ import TestSupport
             let n = p.out.split(separator: "\n").first { $0.hasPrefix("nb_read_frames=") }.flatMap { Int($0.dropFirst(15)) }
             #expect(n.map { abs($0 - 15) <= 1 } == true, "ffprobe: \(p.out)")
         }
-        // Default collection (Mobai): skip 10 recorded frames, then every 10th, at most 3 → of
-        // 15 recorded frames only the 11th is kept.
+        // Default collection: Mobai's rule (skip 10, then every 10th, 3 frames) needs frame 30,
+        // which 15 frames at 15 fps do not hold, so the 3 stills are spread over the second.
         let collected = try #require(result["collectedFrames"] as? [[String: Any]])
-        #expect(collected.count == 1)
-        let frames = try FileManager.default.contentsOfDirectory(atPath: run.output + "/frames")
-        #expect(frames == ["frame-001.jpg"])
+        #expect(collected.count == 3)
+        let collection = try #require(result["collection"] as? [String: Any])
+        #expect(collection["rule"] as? String == "even" && collection["asked"] as? Int == 3 && collection["collected"] as? Int == 3)
+        let frames = try FileManager.default.contentsOfDirectory(atPath: run.output + "/frames").sorted()
+        #expect(frames == ["frame-001.jpg", "frame-002.jpg", "frame-003.jpg"])
+        // Unissey's metadata string is itself JSON.
+        let metadata = try #require(result["metadata"] as? String)
+        let meta = try #require(try JSONSerialization.jsonObject(with: Data(metadata.utf8)) as? [String: Any])
+        #expect(meta["version"] is String && (meta["video"] as? [String: Any])?["frames"] as? Int == 15)
         // Files hold biometric data: 0600 in a 0700 folder.
         let attrs = try FileManager.default.attributesOfItem(atPath: run.output + "/video.avi")
         #expect((attrs[.posixPermissions] as? Int) == 0o600)
