@@ -22,11 +22,14 @@ let package = Package(
                              .linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("pthread")]),
         .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
                                                      .linkedLibrary("icudata")]),
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),   // OpenSSL libcrypto (SHA-256)
 
         // MARK: Swift modules
         .target(name: "Localization", dependencies: ["CICUPlural"]),
         .target(name: "CaptureFlow"),
         .target(name: "Media", dependencies: ["CTurboJPEG"]),
+        .target(name: "Digest", dependencies: ["CCrypto"]),
+        .target(name: "Evidence"),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CaptureFlow", "Localization"]),
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "CaptureFlow", "TestSupport"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Digest", "Evidence", "TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "TestSupport"]),
