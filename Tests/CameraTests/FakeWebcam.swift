@@ -10,7 +10,7 @@ final class FakeWebcam: V4L2System {
     enum PollResult { case ready, timeout, error(Int16) }
 
     var path = "/dev/video0"
-    var driver = "uvcvideo", card = "Fake Webcam"
+    var driver = "uvcvideo", card = "Fake Webcam", busInfo = "usb-0000:00:14.0-1"
     var capabilities: UInt32 = CV4L2_CAP_VIDEO_CAPTURE | CV4L2_CAP_STREAMING
     var formats: [Format] = []
     /// Driver's answer to S_FMT (default: grants what was asked).
@@ -124,6 +124,7 @@ final class FakeWebcam: V4L2System {
             c.pointee = v4l2_capability()
             withUnsafeMutableBytes(of: &c.pointee.driver) { b in for (i, ch) in driver.utf8.prefix(15).enumerated() { b[i] = ch } }
             withUnsafeMutableBytes(of: &c.pointee.card) { b in for (i, ch) in card.utf8.prefix(31).enumerated() { b[i] = ch } }
+            withUnsafeMutableBytes(of: &c.pointee.bus_info) { b in for (i, ch) in busInfo.utf8.prefix(31).enumerated() { b[i] = ch } }
             c.pointee.capabilities = capabilities | CV4L2_CAP_DEVICE_CAPS
             c.pointee.device_caps = capabilities
             return 0
