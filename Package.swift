@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CaptureFlow", "Localization"]),
         .target(name: "SelfieCaptureApp",
-                dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI"]),
+                dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
+                               "Digest", "Evidence"]),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
         // Benchmark driver for scripts/bench-ui.sh (render + send capture frames on a pty).
         .executableTarget(name: "bench-ui", dependencies: ["TerminalUI", "CaptureFlow", "Localization"], path: "Sources/bench-ui"),
@@ -49,7 +50,7 @@ let package = Package(
         .testTarget(name: "EvidenceTests", dependencies: ["Digest", "Evidence", "TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
-        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "TestSupport"]),
+        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "Digest", "Evidence", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]
 )

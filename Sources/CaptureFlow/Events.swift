@@ -9,6 +9,9 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     case videoRecordStarted, videoRecordProgress, videoRecordEnded
     case faceValidating, faceBoundingBoxValidating, faceCaptureCountDown, faceCaptureStarted
     case faceCaptureProgress, faceCaptureSuccess, faceCaptureFailed
+    /// The recorded run's files are complete: reported by the app (not the state machine) once
+    /// `manifest.json`, the last file, is in place; fields `folder`, `result`, `manifest`.
+    case outputSaved
 }
 
 /// A JSON value for an event field (no objects needed: fields are flat).

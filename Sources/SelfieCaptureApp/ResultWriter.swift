@@ -1,22 +1,25 @@
 import CaptureFlow
+import Evidence
 import Foundation
 import Media
 
 /// `result.json`: what was recorded and with which settings.
 ///
-/// Shape: `{"videoFilePath", "durationMs", "frameCount", "fps", "width", "height",
+/// Shape: `{"videoFilePath", "manifest", "durationMs", "frameCount", "fps", "width", "height",
 /// "attempt", "attempts",
 /// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?}],
 /// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
 /// "brightness", "sharpness", "eyesOpen"}], "settings": {...}, "source": {...}}`; boxes in raw
 /// (unmirrored) source pixels, angles in degrees, durations in milliseconds. `attempt` is the
 /// attempt that recorded (from 1) and `attempts` how many the run made: the same number, since
-/// a recording ends the run (every earlier attempt failed and left nothing behind).
+/// a recording ends the run (every earlier attempt failed and left nothing behind). `manifest`
+/// is the path of the folder's `manifest.json`, written after this file and holding its SHA-256.
 enum ResultWriter {
     static func json(summary s: MJPEGAVIWriter.Summary, folder: OutputFolder, collected: [FrameCollector.Collected],
                      recorded: [CaptureRuntime.RecordedFrame], attempt: Int, setup: CaptureSetup) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
+            "manifest": folder.file(Manifest.fileName),
             "durationMs": s.durationMs,
             "frameCount": s.frameCount,
             "fps": s.fps,
@@ -51,8 +54,20 @@ enum ResultWriter {
             }
             return d
         }
+        root["settings"] = settings(setup)
+        root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
+        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]) else {
+            return "{}\n"
+        }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The capture settings as written in result.json's `settings` and manifest.json's
+    /// `settings` (one source for both): the session and Mobai options in their SDK names, plus
+    /// mirror, pace, locale, `maxAttempts` and `timeoutSeconds` (null without `--timeout`).
+    static func settings(_ setup: CaptureSetup) -> [String: Any] {
         let st = setup.settings
-        root["settings"] = [
+        return [
             "preset": st.session.preset.rawValue,
             "recordingDurationMs": st.session.effectiveRecordingDurationMs,
             "qualities": st.session.effectiveQualities.map(\.rawValue),
@@ -71,11 +86,6 @@ enum ResultWriter {
             "locale": setup.strings.locale,
             "maxAttempts": st.effectiveMaxAttempts,
             "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
-        ] as [String: Any]
-        root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
-        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]) else {
-            return "{}\n"
-        }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        ]
     }
 }
