@@ -10,7 +10,8 @@ final class FakeWebcam: V4L2System {
     enum PollResult { case ready, timeout, error(Int16) }
 
     var path = "/dev/video0"
-    var driver = "uvcvideo", card = "Fake Webcam", busInfo = "usb-0000:00:14.0-1"
+    /// `bus_info` is empty unless a test sets it (as some drivers leave it).
+    var driver = "uvcvideo", card = "Fake Webcam", busInfo = ""
     var capabilities: UInt32 = CV4L2_CAP_VIDEO_CAPTURE | CV4L2_CAP_STREAMING
     var formats: [Format] = []
     /// Driver's answer to S_FMT (default: grants what was asked).
