@@ -10,6 +10,7 @@ PACKAGES=(
   libturbojpeg0-dev                    # libjpeg-turbo TurboJPEG 2.1 API
   libdlib-dev libdlib-data libblas-dev liblapack-dev   # dlib HOG detector + 68-point model
   libicu-dev                           # CLDR plural rules
+  libssl-dev                           # OpenSSL libcrypto: SHA-256 of the evidence manifest
   ffmpeg tmux                          # test oracles: ffprobe/ffmpeg, a real terminal
   pkg-config
   time bc                              # make bench: peak RSS and ratios
