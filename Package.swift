@@ -24,16 +24,20 @@ let package = Package(
                                                   .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
         .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
                                                      .linkedLibrary("icudata")]),
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),   // OpenSSL libcrypto (SHA-256)
 
         // MARK: Swift modules
         .target(name: "Localization", dependencies: ["CICUPlural"]),
         .target(name: "CaptureFlow"),
         .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg"]),
-        .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow"]),
+        .target(name: "Digest", dependencies: ["CCrypto"]),
+        .target(name: "Evidence"),
+        .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow", "Evidence"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CaptureFlow", "Localization"]),
         .target(name: "SelfieCaptureApp",
-                dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI"]),
+                dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
+                               "Digest", "Evidence"]),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
         // Benchmark driver for scripts/bench-ui.sh (render + send capture frames on a pty).
         .executableTarget(name: "bench-ui", dependencies: ["TerminalUI", "CaptureFlow", "Localization"], path: "Sources/bench-ui"),
@@ -44,10 +48,11 @@ let package = Package(
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
         .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
-        .testTarget(name: "CameraTests", dependencies: ["Camera", "CaptureFlow", "TestSupport"]),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "CaptureFlow", "Evidence", "TestSupport"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Digest", "Evidence", "TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
-        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "TestSupport"]),
+        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "Digest", "Evidence", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]
 )

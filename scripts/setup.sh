@@ -11,6 +11,7 @@ PACKAGES=(
   libdlib-dev libdlib-data libblas-dev liblapack-dev   # dlib HOG detector + 68-point model
   libicu-dev                           # CLDR plural rules
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev   # --video-format mp4 (H.264 via libx264, MP4)
+  libssl-dev                           # OpenSSL libcrypto: SHA-256 of the evidence manifest
   ffmpeg tmux                          # test oracles: ffprobe/ffmpeg, a real terminal
   pkg-config
   time bc                              # make bench: peak RSS and ratios

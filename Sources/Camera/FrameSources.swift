@@ -1,3 +1,4 @@
+import Evidence
 import Media
 
 /// Options for `FrameSources.open`.
@@ -54,5 +55,34 @@ public enum FrameSources {
             make = { try Y4MSource(path: spec) }
         }
         return options.loop ? try LoopingSource(open: make) : try make()
+    }
+}
+
+extension FrameSources {
+    /// The manifest's account of an open source (`manifest.json` `source`): its kind in the
+    /// manifest's words (`/dev/…` → `camera`, `-` → `pipe`, `demo`, any file → `file`), `live`
+    /// only for a camera, size and nominal rate from `source.info`, and for a V4L2 camera the
+    /// VIDIOC_QUERYCAP driver, card and bus info, the granted FourCC and the measured rate
+    /// (`V4L2CameraSource.measuredFPS`, rounded to 0.01).
+    public static func sourceRecord(of source: FrameSource, spec: String) -> SourceRecord {
+        let info = source.info
+        var camera: SourceRecord.Camera?
+        if let cam = source as? V4L2CameraSource {
+            camera = SourceRecord.Camera(driver: cam.description.driver, card: cam.description.card,
+                                         busInfo: cam.description.busInfo, fourcc: cam.granted.fourcc.description,
+                                         measuredFps: cam.measuredFPS.map { ($0 * 100).rounded() / 100 })
+        }
+        return SourceRecord(kind: recordKind(info.kind, spec: spec), spec: spec, width: info.width, height: info.height,
+                            fps: info.fps, camera: camera)
+    }
+
+    /// The manifest's word for a source: `camera`, `demo`, `pipe` (`-`, standard input) or
+    /// `file` (.avi, .mjpeg, .y4m).
+    public static func recordKind(_ kind: SourceKind, spec: String) -> SourceRecord.Kind {
+        switch kind {
+        case .camera: return .camera
+        case .demo: return .demo
+        case .avi, .mjpegStream, .y4m: return spec == "-" ? .pipe : .file
+        }
     }
 }

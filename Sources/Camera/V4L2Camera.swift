@@ -223,6 +223,11 @@ public final class V4L2CameraSource: FrameSource {
     private var delivered = 0
     private var firstStampUs: Int?
     private var firstClockMs: Int?
+    /// Times (µs, driver or clock) of the first and the latest delivered frame, and how many
+    /// were delivered since the first, for `measuredFPS`.
+    private var firstDeliveredUs: Int?
+    private var lastDeliveredUs = 0
+    private var deliveredSinceFirst = 0
     private var consecutiveEIO = 0
     private var decoder: JPEGFrameDecoder
 
@@ -440,12 +445,28 @@ public final class V4L2CameraSource: FrameSource {
         if us > 0 {
             let first = firstStampUs ?? us
             firstStampUs = first
+            noteDelivered(us: us)
             return (us - first) / 1000
         }
         let now = options.clock.nowMs()
         let first = firstClockMs ?? now
         firstClockMs = first
+        noteDelivered(us: now * 1000)
         return now - first
+    }
+
+    private func noteDelivered(us: Int) {
+        if firstDeliveredUs == nil { firstDeliveredUs = us; deliveredSinceFirst = 0 } else { deliveredSinceFirst += 1 }
+        lastDeliveredUs = us
+    }
+
+    /// Frames per second measured over the frames delivered since streaming started (from the
+    /// driver's buffer timestamps, else the clock): (n − 1) / (last − first). nil before two
+    /// frames, or when they carry the same time. A camera may deliver fewer frames than it
+    /// negotiated (auto exposure in low light, a busy USB bus): this is what it really did.
+    public var measuredFPS: Double? {
+        guard let first = firstDeliveredUs, deliveredSinceFirst > 0, lastDeliveredUs > first else { return nil }
+        return Double(deliveredSinceFirst) * 1_000_000 / Double(lastDeliveredUs - first)
     }
 
     private func teardown() {

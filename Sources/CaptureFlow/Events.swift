@@ -13,6 +13,9 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     case captureRestarted
     /// The user cancelled with q or Ctrl-C (`screen`).
     case cancelled
+    /// The recorded run's files are complete: reported by the app (not the state machine) once
+    /// `manifest.json`, the last file, is in place; fields `folder`, `result`, `manifest`.
+    case outputSaved
 }
 
 /// A JSON value for an event field (no objects needed: fields are flat).

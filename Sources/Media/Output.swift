@@ -90,7 +90,8 @@ public struct OutputFolder: Sendable {
     }
 
     /// Writes `bytes` to `name` (relative, may contain one folder level) with mode 0600, via a
-    /// temporary file renamed into place; never replaces an existing file.
+    /// temporary file that is fsynced and then renamed into place (so a crash leaves the old
+    /// state or the whole file, never a torn one); never replaces an existing file.
     /// - Throws: `MediaError.cannotCreateOutput` / `.writeFailed`.
     @discardableResult
     public func write(_ bytes: [UInt8], to name: String) throws -> String {
@@ -110,6 +111,12 @@ public struct OutputFolder: Sendable {
                 throw MediaError.writeFailed(path: target, errno: e)
             }
             done += n
+        }
+        // EINVAL: a file system that cannot sync (as the AVI writer allows).
+        guard fsync(fd) == 0 || errno == EINVAL else {
+            let e = errno
+            Glibc.close(fd); unlink(tmp)
+            throw MediaError.writeFailed(path: target, errno: e)
         }
         Glibc.close(fd)
         guard rename(tmp, target) == 0 else {

@@ -59,6 +59,7 @@ public struct App: Sendable {
         case "capture": return try runCommand(Commands.capture, rest, console: console)
         case "analyze": return try runCommand(Commands.analyze, rest, console: console)
         case "devices": return try runCommand(Commands.devices, rest, console: console)
+        case "verify": return try runCommand(Commands.verify, rest, console: console)
         case "strings":
             guard let sub = rest.first else {
                 throw AppError.missingArgument(command: "strings", name: "a command: dump, format or lint")

@@ -42,6 +42,9 @@ public struct CaptureSetup {
     public var videoFormat: VideoFormat
     public var environment: [String: String]
     public var console: Console
+    /// The wall clock for manifest.json's `startedAt`/`endedAt` (UTC). The run's own clock
+    /// (`MediaClock`) counts from 0 with `--pace fast`; tests pin this one.
+    public var wallClock: @Sendable () -> Date = { Date() }
 
     /// Unattended: nobody can press a key (no terminal input and no `--keys`). Instructions and
     /// the permission screen are skipped (as with `--no-instructions --camera-consent`) and the

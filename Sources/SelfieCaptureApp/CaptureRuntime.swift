@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import Evidence
 import FaceAnalysis
 import Foundation
 import Localization
@@ -69,6 +70,12 @@ public final class CaptureRuntime {
     var recorded: [RecordedFrame] = []
     var summary: VideoSummary?
 
+    // Evidence (manifest.json).
+    /// When the run started, on the wall clock (`CaptureSetup.wallClock`).
+    var startedAt = Date()
+    /// The source as the manifest describes it, kept when the source closes.
+    var sourceRecord: SourceRecord?
+
     // Logs and script.
     var eventLog: EventLog?
     var analysisLog: LineSink?
@@ -106,6 +113,7 @@ public final class CaptureRuntime {
     /// - Returns: the exit code (0 recorded, 130 cancelled, …).
     /// - Throws: `AppError` for what fails before the screen starts (output folder 73, logs).
     public func run() throws -> ExitCode {
+        startedAt = setup.wallClock()
         try prepareOutput()
         defer { cleanUp() }
         try openLogs()
@@ -519,6 +527,7 @@ public final class CaptureRuntime {
     }
 
     func closeSource() {
+        if let s = source { sourceRecord = FrameSources.sourceRecord(of: s, spec: setup.sourceSpec) }
         source?.close()
         source = nil
         analyzer?.reset()
@@ -579,9 +588,35 @@ public final class CaptureRuntime {
         }
         let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
                                      recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup)
-        do { _ = try folder.write(Array(json.utf8), to: "result.json") } catch {
-            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file("result.json"), reason: "\(error)"))
+        let resultPath: String
+        do { resultPath = try folder.write(Array(json.utf8), to: Manifest.resultFileName) } catch {
+            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))
+            return
         }
+        writeManifest(folder: folder, resultPath: resultPath)
+    }
+
+    /// Writes manifest.json, the folder's last file (sizes and SHA-256 of every other file,
+    /// result.json as written), then reports `outputSaved`. If it cannot be written, result.json
+    /// goes too, so the failed run leaves no half-documented folder.
+    func writeManifest(folder: OutputFolder, resultPath: String) {
+        let record = source.map { FrameSources.sourceRecord(of: $0, spec: setup.sourceSpec) } ?? sourceRecord
+            ?? SourceRecord(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec), spec: setup.sourceSpec, width: summary?.width ?? 0, height: summary?.height ?? 0,
+                            fps: summary?.fps ?? 0)
+        let manifestPath: String
+        do {
+            manifestPath = try EvidenceFolder.writeManifest(in: folder, settings: ResultWriter.settings(setup), source: record,
+                                                            startedAt: startedAt, endedAt: setup.wallClock())
+        } catch {
+            unlink(resultPath)
+            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.fileName), reason: EvidenceFolder.describe(error)))
+            return
+        }
+        driver.report(FlowEvent(.outputSaved, tMs: clock.nowMs(), fields: [
+            EventField("folder", .string(folder.path)),
+            EventField("result", .string(resultPath)),
+            EventField("manifest", .string(manifestPath)),
+        ]))
     }
 
     func formatSeconds(_ ms: Int) -> String {

@@ -6,6 +6,7 @@ public enum CommandRegistry {
             "capture": CaptureCommand.handler,
             "analyze": AnalyzeCommand.handler,
             "devices": DevicesCommand.handler,
+            "verify": VerifyCommand.handler,
             "strings dump": { try StringsCommands.dump($0, $1) },
             "strings format": { try StringsCommands.format($0, $1) },
             "strings lint": { try StringsCommands.lint($0, $1) },

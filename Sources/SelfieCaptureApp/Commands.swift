@@ -60,6 +60,18 @@ public enum Commands {
         usage: "selfie-capture devices",
         options: [])
 
+    public static let verify = CommandSpec(
+        name: "verify",
+        summary: "check a capture folder against its manifest.json (sizes and SHA-256)",
+        usage: "selfie-capture verify DIR",
+        options: [], positionals: ["DIR"], minPositionals: 1,
+        details: """
+        Re-hashes every file of DIR and compares it with DIR/manifest.json. Exit 0 when every
+        listed file is there with its size and SHA-256 and nothing else is; otherwise each
+        missing, extra, changed or unreadable file is named on its own line (stderr) and the exit
+        code is 65. No manifest (or no DIR): 66. A manifest that cannot be read as one: 65.
+        """)
+
     public static let stringsDump = CommandSpec(
         name: "strings dump",
         summary: "print a .strings or .stringsdict file as JSON",
@@ -91,7 +103,7 @@ public enum Commands {
         options: [])
 
     /// Top-level commands, in help order.
-    public static let all: [CommandSpec] = [capture, analyze, devices, strings]
+    public static let all: [CommandSpec] = [capture, analyze, devices, verify, strings]
     public static let stringsSubcommands: [CommandSpec] = [stringsDump, stringsFormat, stringsLint]
 
     /// Options accepted before any command (the capture options, since capture is the default).

@@ -47,6 +47,9 @@ public enum AppError: Error, Equatable, Sendable {
     case noCamera
     /// Malformed input data; `message` is already positioned (`file:line:col: error: …`).
     case badData(String)
+    /// `verify`: the folder differs from its manifest; one line per missing, extra, changed or
+    /// unreadable file (`Discrepancy.line`).
+    case evidenceMismatch(folder: String, lines: [String])
     /// The output location cannot be written.
     case cannotCreateOutput(path: String, reason: String)
     /// The camera is busy or unavailable.
@@ -73,7 +76,7 @@ public enum ErrorReport {
             return .usage
         case .notImplemented, .cameraUnavailable: return .unavailable
         case .inputMissing, .noCamera: return .noInput
-        case .badData: return .dataError
+        case .badData, .evidenceMismatch: return .dataError
         case .cannotCreateOutput: return .cannotCreate
         case .cameraPermissionDenied: return .permissionDenied
         case .encoderUnavailable: return .encoderUnavailable
@@ -107,6 +110,9 @@ public enum ErrorReport {
                 + "Try '\(p) --source demo' for the built-in demo, or --source with a .avi, .mjpeg or .y4m file, or - for y4m on stdin."
         case .badData(let m):
             return m
+        case .evidenceMismatch(let folder, let lines):
+            let n = lines.count == 1 ? "1 file differs" : "\(lines.count) files differ"
+            return lines.joined(separator: "\n") + "\n\(p): \(folder) does not match its manifest: \(n)"
         case .cannotCreateOutput(let path, let reason):
             return "\(p): cannot create output '\(path)': \(reason)"
         case .cameraUnavailable(let m):

@@ -46,6 +46,13 @@ public struct FlowDriver {
         return out
     }
 
+    /// Reports an event that comes from the runtime rather than the machine (`outputSaved`):
+    /// written to the event log and shown to the key script like the machine's events.
+    public mutating func report(_ event: FlowEvent) {
+        log?.write(event)
+        player?.observe(event.name)
+    }
+
     /// When the script next needs a turn even without input (the end of a `wait`), in ms.
     public var nextDeadlineMs: Int? { player?.deadlineMs }
 }

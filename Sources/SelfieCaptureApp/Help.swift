@@ -12,6 +12,7 @@ public enum Help {
           selfie-capture [capture] [OPTIONS]      guided capture (the default command)
           selfie-capture analyze --source SPEC    per-frame face analysis as JSON lines
           selfie-capture devices                  list V4L2 cameras
+          selfie-capture verify DIR               check a capture folder against its manifest
           selfie-capture strings dump FILE        a string file as JSON
           selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]
           selfie-capture strings lint DIR... [--base en] [--format text|json]

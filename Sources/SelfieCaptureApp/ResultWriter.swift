@@ -1,11 +1,12 @@
 import CaptureFlow
+import Evidence
 import Foundation
 import Media
 
 /// `result.json`: what was recorded and with which settings.
 ///
 /// Shape: `{"videoFilePath", "video": {"path", "container": "avi"|"mp4", "codec":
-/// "mjpeg"|"h264", "bytes"}, "durationMs", "frameCount", "fps", "width", "height",
+/// "mjpeg"|"h264", "bytes"}, "manifest", "durationMs", "frameCount", "fps", "width", "height",
 /// "attempt", "attempts", "collection": {"rule": "mobai"|"even", "asked", "collected", "offsetsMs"},
 /// "metadata" (a compact JSON string: app, version, source, video, attempt — Unissey's
 /// SessionResponse `metadata`),
@@ -14,12 +15,14 @@ import Media
 /// "brightness", "sharpness", "eyesOpen"}], "settings": {...}, "source": {...}}`; boxes in raw
 /// (unmirrored) source pixels, angles in degrees, durations in milliseconds. `attempt` is the
 /// attempt that recorded (from 1) and `attempts` how many the run made: the same number, since
-/// a recording ends the run (every earlier attempt failed and left nothing behind).
+/// a recording ends the run (every earlier attempt failed and left nothing behind). `manifest`
+/// is the path of the folder's `manifest.json`, written after this file and holding its SHA-256.
 enum ResultWriter {
     static func json(summary s: VideoSummary, folder: OutputFolder, collected: [FrameCollector.Collected],
                      recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
+            "manifest": folder.file(Manifest.fileName),
             "durationMs": s.durationMs,
             "frameCount": s.frameCount,
             "fps": s.fps,
@@ -55,8 +58,33 @@ enum ResultWriter {
             }
             return d
         }
+        root["settings"] = settings(setup)
+        root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
+        // Which rule placed the stills, and how many were asked for and collected.
+        root["collection"] = ["rule": plan?.rule.rawValue ?? "mobai", "asked": setup.settings.options.numberOfFrameToCollect,
+                              "collected": collected.count, "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]
+        // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
+        let meta: [String: Any] = ["app": "selfie-capture", "version": Commands.version,
+                                   "source": ["kind": setup.sourceKind.rawValue, "spec": setup.sourceSpec],
+                                   "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
+                                             "durationMs": s.durationMs, "container": s.format.container,
+                                             "codec": s.format.codec],
+                                   "attempt": attempt]
+        if let m = try? JSONSerialization.data(withJSONObject: meta, options: [.sortedKeys]) {
+            root["metadata"] = String(decoding: m, as: UTF8.self)
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]) else {
+            return "{}\n"
+        }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The capture settings as written in result.json's `settings` and manifest.json's
+    /// `settings` (one source for both): the session and Mobai options in their SDK names, plus
+    /// mirror, pace, locale, `videoFormat`, `maxAttempts` and `timeoutSeconds` (null without `--timeout`).
+    static func settings(_ setup: CaptureSetup) -> [String: Any] {
         let st = setup.settings
-        root["settings"] = [
+        return [
             "preset": st.session.preset.rawValue,
             "recordingDurationMs": st.session.effectiveRecordingDurationMs,
             "qualities": st.session.effectiveQualities.map(\.rawValue),
@@ -76,25 +104,6 @@ enum ResultWriter {
             "videoFormat": setup.videoFormat.rawValue,
             "maxAttempts": st.effectiveMaxAttempts,
             "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
-        ] as [String: Any]
-        root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
-        // Which rule placed the stills, and how many were asked for and collected.
-        let asked = st.options.numberOfFrameToCollect
-        root["collection"] = ["rule": plan?.rule.rawValue ?? "mobai", "asked": asked, "collected": collected.count,
-                              "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]
-        // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
-        let meta: [String: Any] = ["app": "selfie-capture", "version": Commands.version,
-                                   "source": ["kind": setup.sourceKind.rawValue, "spec": setup.sourceSpec],
-                                   "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
-                                             "durationMs": s.durationMs, "container": s.format.container,
-                                             "codec": s.format.codec],
-                                   "attempt": attempt]
-        if let m = try? JSONSerialization.data(withJSONObject: meta, options: [.sortedKeys]) {
-            root["metadata"] = String(decoding: m, as: UTF8.self)
-        }
-        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]) else {
-            return "{}\n"
-        }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        ]
     }
 }

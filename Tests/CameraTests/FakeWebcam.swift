@@ -10,7 +10,8 @@ final class FakeWebcam: V4L2System {
     enum PollResult { case ready, timeout, error(Int16) }
 
     var path = "/dev/video0"
-    var driver = "uvcvideo", card = "Fake Webcam"
+    /// `bus_info` is empty unless a test sets it (as some drivers leave it).
+    var driver = "uvcvideo", card = "Fake Webcam", busInfo = ""
     var capabilities: UInt32 = CV4L2_CAP_VIDEO_CAPTURE | CV4L2_CAP_STREAMING
     var formats: [Format] = []
     /// Driver's answer to S_FMT (default: grants what was asked).
@@ -124,6 +125,7 @@ final class FakeWebcam: V4L2System {
             c.pointee = v4l2_capability()
             withUnsafeMutableBytes(of: &c.pointee.driver) { b in for (i, ch) in driver.utf8.prefix(15).enumerated() { b[i] = ch } }
             withUnsafeMutableBytes(of: &c.pointee.card) { b in for (i, ch) in card.utf8.prefix(31).enumerated() { b[i] = ch } }
+            withUnsafeMutableBytes(of: &c.pointee.bus_info) { b in for (i, ch) in busInfo.utf8.prefix(31).enumerated() { b[i] = ch } }
             c.pointee.capabilities = capabilities | CV4L2_CAP_DEVICE_CAPS
             c.pointee.device_caps = capabilities
             return 0

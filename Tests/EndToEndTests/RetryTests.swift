@@ -123,7 +123,10 @@ import TestSupport
             #expect(size == c["bytes"] as? Int, "\(path) is the second attempt's frame")
         }
         #expect(Self.tree(run.output) == ["frames", "frames/frame-001.jpg", "frames/frame-002.jpg", "frames/frame-003.jpg",
-                                          "result.json", "video.avi"], "no partial or leftover files")
+                                          "manifest.json", "result.json", "video.avi"], "no partial or leftover files")
+        // The manifest covers the second attempt's files only, and they verify.
+        let verify = try Harness.run(try #require(Self.bin), ["verify", run.output])
+        #expect(verify.code == 0, "\(verify.err)")
         if let ffprobe = Harness.tool("ffprobe") {
             let p = try Harness.run(ffprobe, ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                                               "stream=nb_read_frames", "-of", "default=noprint_wrappers=1", run.output + "/video.avi"])

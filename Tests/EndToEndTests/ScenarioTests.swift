@@ -151,7 +151,7 @@ import TestSupport
         let run = try Self.capture("approach")
         #expect(run.result.code == 0, "stderr: \(run.result.err)")
         let seq = Self.sequence(run.events)
-        #expect(seq.last == "faceCaptureSuccess")
+        #expect(seq.suffix(2) == ["faceCaptureSuccess", "outputSaved"])
         #expect(seq.contains("videoRecordStarted") && seq.contains("videoRecordEnded"))
 
         // result.json and the video agree with ffprobe: 1 s at the source's 15 fps → 15 frames.

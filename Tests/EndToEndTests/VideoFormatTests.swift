@@ -124,7 +124,12 @@ import TestSupport
         #expect(video["bytes"] as? Int == mp4Bytes)
 
         // Files: 0600, no temporary file, no AVI.
-        #expect(Self.topLevel(mp4.output) == ["frames", "result.json", "video.mp4"], "\(Self.tree(mp4.output))")
+        #expect(Self.topLevel(mp4.output) == ["frames", "manifest.json", "result.json", "video.mp4"], "\(Self.tree(mp4.output))")
+        // The manifest lists the MP4 and the folder verifies.
+        let manifest = (try? String(contentsOfFile: mp4.output + "/manifest.json", encoding: .utf8)) ?? ""
+        #expect(manifest.contains("\"video.mp4\""), "manifest: \(manifest.prefix(400))")
+        let verify = try Harness.run(try #require(Self.bin), ["verify", mp4.output])
+        #expect(verify.code == 0, "verify: \(verify.err)")
         #expect(try FileManager.default.attributesOfItem(atPath: mp4Path)[.posixPermissions] as? Int == 0o600)
     }
 
@@ -154,7 +159,8 @@ import TestSupport
         let failed = Self.named("faceCaptureFailed", run.events)
         #expect(failed.count == 1 && failed.first?["reason"] as? String == "timeout")
         #expect(Self.named("videoRecordStarted", run.events).count == 2)
-        #expect(Self.topLevel(run.output) == ["frames", "result.json", "video.mp4"], "no partial file: \(Self.tree(run.output))")
+        #expect(Self.topLevel(run.output) == ["frames", "manifest.json", "result.json", "video.mp4"],
+                "no partial file: \(Self.tree(run.output))")
         let p = try Self.probe(run.output + "/video.mp4")
         #expect(p["nb_read_frames"] == String(run.json["frameCount"] as? Int ?? -1), "ffprobe: \(p)")
     }

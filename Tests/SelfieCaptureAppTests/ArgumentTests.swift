@@ -82,6 +82,7 @@ func run(_ args: [String], handlers: [String: CommandHandler] = [:]) -> (code: I
         (.cameraPermissionDenied(path: "/dev/video0"), .permissionDenied), (.inputMissing(path: "x"), .noInput),
         (.badData("x"), .dataError), (.cannotCreateOutput(path: "x", reason: "y"), .cannotCreate),
         (.cameraUnavailable("busy"), .unavailable), (.unknownOption("--x", suggestion: nil), .usage),
+        (.evidenceMismatch(folder: "d", lines: ["d/x: missing"]), .dataError),
     ])
     func exitCodeTable(error: AppError, code: ExitCode) {
         #expect(ErrorReport.exitCode(for: error) == code)
@@ -99,11 +100,11 @@ func run(_ args: [String], handlers: [String: CommandHandler] = [:]) -> (code: I
         let r = run(["--help"])
         #expect(r.code == 0)
         #expect(TestSupport.checkSnapshot(r.out, named: "help.txt") == nil)
-        for command in ["capture", "analyze", "devices", "strings"] { #expect(r.out.contains("  \(command) ")) }
+        for command in ["capture", "analyze", "devices", "verify", "strings"] { #expect(r.out.contains("  \(command) ")) }
     }
 
     @Test func everyCommandHasHelp() {
-        for args in [["capture", "--help"], ["analyze", "-h"], ["devices", "--help"], ["strings", "--help"],
+        for args in [["capture", "--help"], ["analyze", "-h"], ["devices", "--help"], ["verify", "--help"], ["strings", "--help"],
                      ["strings", "dump", "--help"], ["strings", "format", "--help"], ["strings", "lint", "--help"]] {
             let r = run(args)
             #expect(r.code == 0)
@@ -115,5 +116,16 @@ func run(_ args: [String], handlers: [String: CommandHandler] = [:]) -> (code: I
 
     @Test func version() {
         #expect(run(["--version"]).out == "selfie-capture \(Commands.version)\n")
+    }
+}
+
+@Suite struct VerifyArgumentTests {
+    /// `verify` needs exactly one folder; its mismatch message lists the lines, then says how many.
+    @Test func usageAndMessage() {
+        let none = run(["verify"], handlers: CommandRegistry.handlers)
+        #expect(none.code == 64 && none.err.hasPrefix("selfie-capture: 'verify' needs DIR"))
+        #expect(run(["verify", "a", "b"], handlers: CommandRegistry.handlers).code == 64)
+        #expect(ErrorReport.message(for: .evidenceMismatch(folder: "d", lines: ["d/a: missing", "d/b: extra (not in the manifest)"]))
+                == "d/a: missing\nd/b: extra (not in the manifest)\nselfie-capture: d does not match its manifest: 2 files differ")
     }
 }
