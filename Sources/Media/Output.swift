@@ -96,11 +96,8 @@ public struct OutputFolder: Sendable {
     @discardableResult
     public func write(_ bytes: [UInt8], to name: String) throws -> String {
         let target = file(name)
-        if access(target, F_OK) == 0 { throw MediaError.cannotCreateOutput(path: target, reason: "file exists") }
-        let url = URL(fileURLWithPath: target)
-        let tmp = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".partial").path
-        let fd = Glibc.open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw MediaError.cannotCreateOutput(path: target, reason: String(cString: strerror(errno))) }
+        let tmp = PartialFile.temporaryPath(for: target)
+        let fd = try PartialFile.create(temporary: tmp, for: target)
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
@@ -112,18 +109,8 @@ public struct OutputFolder: Sendable {
             }
             done += n
         }
-        // EINVAL: a file system that cannot sync (as the AVI writer allows).
-        guard fsync(fd) == 0 || errno == EINVAL else {
-            let e = errno
-            Glibc.close(fd); unlink(tmp)
-            throw MediaError.writeFailed(path: target, errno: e)
-        }
-        Glibc.close(fd)
-        guard rename(tmp, target) == 0 else {
-            let e = errno
-            unlink(tmp)
-            throw MediaError.writeFailed(path: target, errno: e)
-        }
+        // The one publishing path (the video writers use it too): fsync, then rename.
+        do { try PartialFile.publish(fd: fd, temporary: tmp, to: target) } catch { unlink(tmp); throw error }
         return target
     }
 
