@@ -222,7 +222,8 @@ public struct CollectionPlan: Sendable, Equatable {
     public var rule: Rule
     /// Offsets from the recording start, in ms, ascending.
     public var offsetsMs: [Int]
-    /// The source's frame period in ms: a frame within half of it before an offset is taken.
+    /// The source's frame period in ms: a frame within half of it (plus 1 ms, for timestamps
+    /// rounded to the ms) before an offset is taken.
     public var frameMs: Double
 
     /// Whether a frame `elapsedMs` after the recording start is the next still, `collected`
@@ -230,6 +231,6 @@ public struct CollectionPlan: Sendable, Equatable {
     /// frames than asked gives fewer stills).
     public func collects(elapsedMs: Int, alreadyCollected collected: Int) -> Bool {
         guard collected < offsetsMs.count else { return false }
-        return Double(elapsedMs) + frameMs / 2 >= Double(offsetsMs[collected])
+        return Double(elapsedMs) + frameMs / 2 + 1 >= Double(offsetsMs[collected])
     }
 }

@@ -56,6 +56,12 @@ public final class CaptureRuntime {
     var firstFrameTs: Int?
     var lastFrame: VideoFrame?
     var recentFrames: [VideoFrame] = []
+    /// Stills the machine asked for (`collectFrame`) that name a frame not in the video: in
+    /// realtime an analysis can arrive after the recording started for a frame read before it.
+    /// The next frames that go into the video stand in, so every still belongs to the video.
+    var pendingCollects = 0
+    /// The index of the last frame offered as a still (one still per frame).
+    var lastCollectedIndex: Int?
     var lastAnalysis: FrameAnalysis?
     var preview: PreviewImage?
     /// When the landmark model started loading and how long it took (ms, the run's clock /
@@ -215,6 +221,8 @@ public final class CaptureRuntime {
         }
         collector = nil
         recorded = []
+        pendingCollects = 0
+        lastCollectedIndex = nil
     }
 
     // MARK: loop steps
@@ -348,6 +356,7 @@ public final class CaptureRuntime {
                 try w.append(frame)
                 recorded.append(RecordedFrame(index: frame.index, timestampMs: frame.timestampMs,
                                               analysis: lastAnalysis?.frameIndex == frame.index ? lastAnalysis : nil))
+                if pendingCollects > 0, frame.index > lastCollectedIndex ?? Int.min { pendingCollects -= 1; offer(frame) }
             } catch {
                 fail(with: AppError.media(error) ?? .cannotCreateOutput(path: w.path, reason: "\(error)"))
             }
@@ -555,7 +564,21 @@ public final class CaptureRuntime {
     }
 
     func collect(frameIndex: Int) {
-        guard let collector, let frame = recentFrames.last(where: { $0.index == frameIndex }) ?? lastFrame else { return }
+        // Only a frame that is in the video is collected; one read before the recording started
+        // (or not yet written, e.g. the frame that starts a recording with no countdown) waits
+        // for the next frame written.
+        guard collector != nil else { return }
+        guard let first = recorded.first?.index, frameIndex >= first, frameIndex > lastCollectedIndex ?? Int.min,
+              let frame = recentFrames.last(where: { $0.index == frameIndex }) else {
+            pendingCollects += 1
+            return
+        }
+        offer(frame)
+    }
+
+    func offer(_ frame: VideoFrame) {
+        guard let collector else { return }
+        lastCollectedIndex = frame.index
         let box = lastAnalysis?.faces.first.map { PixelRect(x: $0.box.x, y: $0.box.y, width: $0.box.w, height: $0.box.h) }
         do { try collector.offer(frame, faceBox: box) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder?.path ?? ".", reason: "\(error)"))

@@ -32,7 +32,7 @@ public enum Commands {
             OptionSpec("--camera-consent", .flag, help: "the user has already agreed to camera use: skip the permission screen"),
             OptionSpec("--video-format", .choice(["avi", "mp4"]), help: "video file: avi (MJPEG, camera JPEGs as they are; default) or mp4 (H.264 at CRF 23, several times smaller)"),
             OptionSpec("--output", .text("DIR"), help: "output folder (must be new or empty; default a new timestamped folder)"),
-            OptionSpec("--events", .text("FILE|-"), help: "write state events as JSON Lines to FILE or - (stdout; not while curses draws there)"),
+            OptionSpec("--events", .text("FILE|-"), help: "write state events as JSON Lines to FILE or - (stdout, with --renderer null only: the other renderers draw there)"),
             OptionSpec("--analysis-log", .text("FILE"), help: "write one JSON object per analysed frame to FILE"),
             OptionSpec("--keys", .text("SCRIPT|@FILE"), help: "scripted keys, e.g. 'enter; wait-for cameraReady; s'"),
             OptionSpec("--renderer", .choice(["curses", "plain", "null"]), help: "screen backend (default curses on a terminal, plain otherwise)"),

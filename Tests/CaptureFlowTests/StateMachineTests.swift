@@ -106,6 +106,18 @@ struct Driver {
         var taken = 0
         for t in [0, 500] where sparse.collects(elapsedMs: t, alreadyCollected: taken) { taken += 1 }
         #expect(taken == 2)
+        // As many stills as frames: every frame, though half-period offsets fall between frames
+        // whose ms timestamps are rounded (15 fps: 0, 66, 133, …; a new-user trial got 14 of 15).
+        let every = try #require(o.collectionPlan(durationMs: 1000, fps: 15).map { p -> CollectionPlan in
+            var q = p; q.offsetsMs = (0..<15).map { Int(((Double($0) + 0.5) * 1000 / 15).rounded()) }; return q
+        })
+        var got = 0
+        for k in 0..<15 where every.collects(elapsedMs: k * 1000 / 15, alreadyCollected: got) { got += 1 }
+        #expect(got == 15)
+        let fifteen = try #require(CaptureOptions(numberOfFrameToCollect: 15).collectionPlan(durationMs: 1000, fps: 15))
+        got = 0
+        for k in 0..<15 where fifteen.collects(elapsedMs: k * 1000 / 15, alreadyCollected: got) { got += 1 }
+        #expect(fifteen.rule == .even && got == 15)
     }
 }
 
@@ -283,7 +295,7 @@ struct Driver {
             d.advance(to: k * 1000 / 15)
             for case .collectFrame(let i) in d.frame(k) { collected.append(i) }
         }
-        #expect(collected == [3, 8, 12])   // the frames within half a frame of 167, 500 and 833 ms
+        #expect(collected == [2, 7, 12])   // the first frames within half a frame (+1 ms) of 167, 500 and 833 ms
         #expect(d.m.collectionPlan?.rule == .even && d.m.screen == .result)
     }
 

@@ -128,6 +128,15 @@ import TestSupport
         } else if truth.expect.records {
             #expect(countdowns == 1 && !aborted, "\(name): \(countdowns) countdowns, recording restarted: \(aborted)")
         }
+        // Every collected still is a frame of the video (in realtime an analysis can arrive after
+        // the recording started for a frame read before it; a new-user trial found one).
+        if truth.expect.records, let data = FileManager.default.contents(atPath: run.output + "/result.json"),
+           let result = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            let inVideo = Set(((result["frames"] as? [[String: Any]]) ?? []).compactMap { $0["frameIndex"] as? Int })
+            let stills = ((result["collectedFrames"] as? [[String: Any]]) ?? []).compactMap { $0["frameIndex"] as? Int }
+            #expect(stills.count == 3 && stills.allSatisfy(inVideo.contains) && Set(stills).count == stills.count,
+                    "\(name): stills \(stills), video \(inVideo.sorted())")
+        }
         guard truth.expect.records, let startEvent = run.events.last(where: { $0["event"] as? String == "videoRecordStarted" }),
               let startMs = startEvent["t_ms"] as? Int else { return }
         // Event times are the run's clock; the analysis log's are the clip's. One faceValidating
