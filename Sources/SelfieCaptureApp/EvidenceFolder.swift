@@ -82,11 +82,12 @@ enum EvidenceFolder {
     ///   that cannot be read as one, 65).
     static func verify(_ dir: String) throws -> (files: Int, discrepancies: [Discrepancy]) {
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-            throw AppError.inputMissing(path: dir)
-        }
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) else { throw AppError.inputMissing(path: dir) }
+        guard isDir.boolValue else { throw AppError.notACaptureFolder(path: dir, reason: "not a folder") }
         let path = (dir as NSString).appendingPathComponent(Manifest.fileName)
-        guard access(path, F_OK) == 0 else { throw AppError.inputMissing(path: path) }
+        guard access(path, F_OK) == 0 else {
+            throw AppError.notACaptureFolder(path: dir, reason: "no \(Manifest.fileName) (a capture writes it last)")
+        }
         guard access(path, R_OK) == 0, let data = FileManager.default.contents(atPath: path) else {
             throw AppError.inputMissing(path: "\(path) (\(String(cString: strerror(errno))))")
         }

@@ -43,6 +43,8 @@ public enum AppError: Error, Equatable, Sendable {
     case notImplemented(String)
     /// An input file or device does not exist.
     case inputMissing(path: String)
+    /// `verify`: the path is not a capture folder (`reason`: "not a folder", "no manifest.json").
+    case notACaptureFolder(path: String, reason: String)
     /// No `--source` was given and there is no V4L2 capture device.
     case noCamera
     /// Malformed input data; `message` is already positioned (`file:line:col: error: …`).
@@ -75,7 +77,7 @@ public enum ErrorReport {
         case .unknownOption, .unknownCommand, .missingValue, .invalidValue, .missingArgument, .unexpectedArgument:
             return .usage
         case .notImplemented, .cameraUnavailable: return .unavailable
-        case .inputMissing, .noCamera: return .noInput
+        case .inputMissing, .noCamera, .notACaptureFolder: return .noInput
         case .badData, .evidenceMismatch: return .dataError
         case .cannotCreateOutput: return .cannotCreate
         case .cameraPermissionDenied: return .permissionDenied
@@ -105,6 +107,8 @@ public enum ErrorReport {
             return "\(p): \(what) is not implemented yet"
         case .inputMissing(let path):
             return "\(p): no such file or device: \(path)"
+        case .notACaptureFolder(let path, let reason):
+            return "\(p): \(path) is not a capture folder: \(reason)"
         case .noCamera:
             return "\(p): no camera found (no V4L2 capture device under /dev/video*)\n"
                 + "Try '\(p) --source demo' for the built-in demo, or --source with a .avi, .mjpeg or .y4m file, or - for y4m on stdin."

@@ -138,9 +138,15 @@ import TestSupport
         let dir = Harness.tempDir("sc-verify")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let none = try Harness.run(bin, ["verify", dir])
-        #expect(none.code == 66 && none.err.contains("\(dir)/manifest.json"), "\(none.err)")
+        #expect(none.code == 66 && none.err == "selfie-capture: \(dir) is not a capture folder: no manifest.json (a capture writes it last)\n",
+                "\(none.err)")
         let gone = try Harness.run(bin, ["verify", dir + "/nothing"])
         #expect(gone.code == 66)
+        // A file, not a folder (a new-user trial got "no such file or device").
+        FileManager.default.createFile(atPath: dir + "/result.json", contents: Data("{}".utf8))
+        let file = try Harness.run(bin, ["verify", dir + "/result.json"])
+        #expect(file.code == 66 && file.err == "selfie-capture: \(dir)/result.json is not a capture folder: not a folder\n", "\(file.err)")
+        try FileManager.default.removeItem(atPath: dir + "/result.json")
         try Data("{\"schemaVersion\": 1, \"files\": 3}".utf8).write(to: URL(fileURLWithPath: dir + "/manifest.json"))
         let bad = try Harness.run(bin, ["verify", dir])
         #expect(bad.code == 65 && bad.err.hasPrefix("\(dir)/manifest.json: error: not a valid manifest:"), "\(bad.err)")

@@ -83,6 +83,7 @@ func run(_ args: [String], handlers: [String: CommandHandler] = [:]) -> (code: I
         (.badData("x"), .dataError), (.cannotCreateOutput(path: "x", reason: "y"), .cannotCreate),
         (.cameraUnavailable("busy"), .unavailable), (.unknownOption("--x", suggestion: nil), .usage),
         (.evidenceMismatch(folder: "d", lines: ["d/x: missing"]), .dataError),
+        (.notACaptureFolder(path: "d", reason: "not a folder"), .noInput),
     ])
     func exitCodeTable(error: AppError, code: ExitCode) {
         #expect(ErrorReport.exitCode(for: error) == code)
