@@ -14,13 +14,8 @@ BIN=.build/release/MediaBench
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-SRC480=../shared/media/long.avi
-if [ ! -f "$SRC480" ]; then
-    SRC480="$TMP/480.avi"
-    ffmpeg -v error -f lavfi -i testsrc2=size=640x480:rate=15 -frames:v 300 -c:v mjpeg -q:v 6 -huffman default -pix_fmt yuvj420p "$SRC480"
-fi
-SRC720="$TMP/720.avi"
-ffmpeg -v error -i "$SRC480" -vf scale=1280:720 -r 30 -c:v mjpeg -q:v 5 -huffman default -pix_fmt yuvj420p "$SRC720"
+source scripts/lib/bench-clips.sh
+bench_clips "$TMP"
 
 secs() { python3 -c "import sys; print(f'{float(sys.argv[1]):.3f}')" "$1"; }
 time_ffmpeg() { # median of 3

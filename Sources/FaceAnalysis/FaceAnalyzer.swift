@@ -19,7 +19,6 @@ public struct FaceAnalyzerConfig: Sendable, Equatable {
 public final class FaceAnalyzer {
     /// Detection and tracking across frames (one home for tracking).
     public let tracker: FaceTracker
-    public var detector: TrackingFaceDetector { tracker.detector }
     /// nil: no landmarks yet (model still loading) → untracked boxes, no pose, eyes unknown.
     public var landmarks: LandmarkPredicting? {
         get { tracker.landmarks }

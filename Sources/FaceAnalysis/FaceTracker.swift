@@ -72,9 +72,11 @@ public final class FaceTracker {
 
     private struct Track {
         var filters: [OneEuroFilter]
-        /// Filtered landmarks and the box/roll derived from them.
+        /// Filtered landmarks and the box and pose derived from them (pose nil when it could
+        /// not be estimated; `roll` then keeps the last estimate, to turn the next crop upright).
         var points: [Point]
         var box: Rect
+        var pose: (yaw: Double, pitch: Double, roll: Double)?
         var roll: Double?
         var score: Double
         var lastConfirmedMs: Int
@@ -93,15 +95,12 @@ public final class FaceTracker {
     /// Forgets every track (e.g. when a looping source restarts).
     public func reset() { tracks = []; detector.reset() }
 
-    /// Number of tracks held, reported or coasting (for tests).
-    public var trackCount: Int { tracks.count }
-
     /// Tracks `gray` (the full source frame, layout `.gray`) taken at `timestampMs`.
     /// - Returns: faces in source pixels, most confident first: tracked faces with filtered
     ///   landmarks, box and pose (up to `maxTracks`), then any further detections as boxes only.
     /// - Throws: the detector's or landmark model's error.
     public func update(gray: Image, timestampMs: Int) throws -> [DetectedFace] {
-        if !tracks.isEmpty { detector.setSearchRegions(tracks.map(\.box)) }
+        // The search regions are the tracks' boxes, set at the end of the previous frame.
         let detections = try detector.detect(gray: gray)
         guard let lm = landmarks else {
             tracks = []
@@ -165,10 +164,9 @@ public final class FaceTracker {
         while tracks.count > config.maxTracks, let k = tracks.lastIndex(where: { !$0.confirmedThisFrame }) {
             tracks.remove(at: k)
         }
-        let reported = tracks.filter { $0.confirmedThisFrame && $0.hits >= config.minHits }.sorted { $0.score > $1.score }.map { tr -> DetectedFace in
-            let pose = HeadPose.estimate(tr.points)
-            return DetectedFace(box: tr.box, score: tr.score, landmarks: tr.points, yaw: pose?.yaw,
-                                pitch: pose?.pitch, roll: pose?.roll, detectorBox: tr.detectorBox)
+        let reported = tracks.filter { $0.confirmedThisFrame && $0.hits >= config.minHits }.sorted { $0.score > $1.score }.map { tr in
+            DetectedFace(box: tr.box, score: tr.score, landmarks: tr.points, yaw: tr.pose?.yaw,
+                         pitch: tr.pose?.pitch, roll: tr.pose?.roll, detectorBox: tr.detectorBox)
         }
         detector.setSearchRegions(tracks.map(\.box))
         return reported + extra.sorted { $0.score > $1.score }
@@ -179,15 +177,15 @@ public final class FaceTracker {
     private func start(_ gray: Image, _ det: FaceDetection, _ lm: LandmarkPredicting, seconds: Double,
                        timestampMs: Int) throws -> Track {
         var points = try predict(gray, box: det.box, roll: nil, lm)
-        var roll = HeadPose.estimate(points)?.roll
+        let roll = HeadPose.estimate(points)?.roll
         if let box = LandmarkBox.fit(points, meanShape: lm.meanShape) {
             points = try predict(gray, box: box, roll: roll, lm)
-            roll = HeadPose.estimate(points)?.roll ?? roll
         }
         var filters = [OneEuroFilter](repeating: OneEuroFilter(config.landmarkFilter), count: points.count * 2)
         let filtered = Self.apply(&filters, points, seconds: seconds)
         let box = LandmarkBox.fit(filtered, meanShape: lm.meanShape) ?? det.box
-        return Track(filters: filters, points: filtered, box: box, roll: roll, score: det.score,
+        let pose = HeadPose.estimate(filtered)   // the first sample passes the filter unchanged
+        return Track(filters: filters, points: filtered, box: box, pose: pose, roll: pose?.roll ?? roll, score: det.score,
                      lastConfirmedMs: timestampMs)
     }
 
@@ -200,7 +198,8 @@ public final class FaceTracker {
         }
         tr.points = Self.apply(&tr.filters, raw, seconds: seconds)
         tr.box = LandmarkBox.fit(tr.points, meanShape: lm.meanShape) ?? from
-        tr.roll = HeadPose.estimate(tr.points)?.roll ?? tr.roll
+        tr.pose = HeadPose.estimate(tr.points)
+        tr.roll = tr.pose?.roll ?? tr.roll
     }
 
     private static func apply(_ filters: inout [OneEuroFilter], _ points: [Point], seconds: Double) -> [Point] {

@@ -148,7 +148,7 @@ public final class CaptureRuntime {
         }
         backend.end()
         let code = exitCode ?? .ok
-        if code != .ok, let f = failure {
+        if code != .ok, let f = failure ?? machineFailure() {
             setup.console.err(ErrorReport.message(for: f) + "\n")
             return ErrorReport.exitCode(for: f)
         }
@@ -266,10 +266,13 @@ public final class CaptureRuntime {
     /// Emitted events go to the event log and the key script inside `FlowDriver`.
     func send(_ event: Event? = nil) {
         perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? []))
-        // The machine fails an attempt by itself when the face was lost too often.
-        if machine.screen == .failed, machine.failure == .faceLost, failure == nil {
-            failure = .timedOut("the face was lost \(machine.faceLosses) times during the countdown or recording" + attemptNote())
-        }
+    }
+
+    /// What the run reports for a failure the machine reached by itself (from frames, not from an
+    /// event the runtime sent with its own `AppError`): the face lost too often.
+    func machineFailure() -> AppError? {
+        guard machine.screen == .failed, machine.failure == .faceLost else { return nil }
+        return .timedOut("the face was lost \(machine.faceLosses) times during the countdown or recording" + attemptNote())
     }
 
     /// Feeds `event`, which may fail the attempt; `error` is what the run reports (stderr, exit

@@ -25,6 +25,17 @@ public enum TestSupport {
         return FileManager.default.fileExists(atPath: p) ? p : nil
     }
 
+    /// The ground-truth clips of shared/media and shared/media/people, as `NAME` or
+    /// `people/NAME` (no extension), sorted; `long` (the benchmark clip) left out; empty when
+    /// ../shared/media is absent. Each has `NAME.avi` and `NAME.json` (its ground truth).
+    public static func mediaClips() -> [String] {
+        guard let dir = shared("media") else { return [] }
+        let fm = FileManager.default
+        let top = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".avi") && $0 != "long.avi" }
+        let people = ((try? fm.contentsOfDirectory(atPath: dir + "/people")) ?? []).filter { $0.hasSuffix(".avi") }.map { "people/" + $0 }
+        return (top + people).map { String($0.dropLast(4)) }.sorted()
+    }
+
     /// Compares `actual` with the snapshot `name` stored in the test target's `Snapshots/` folder
     /// beside `filePath`. With `SNAPSHOT_RECORD=1` in the environment it writes the snapshot and
     /// returns a failure message (a recording run must fail, so it is never mistaken for a pass).

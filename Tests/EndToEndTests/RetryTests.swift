@@ -87,16 +87,17 @@ import TestSupport
 
     /// A first attempt that times out in the middle of its recording (partial video and
     /// collected frames on disk), then a second attempt that records: the output holds the
-    /// second attempt's files only, and result.json says attempt 2 of 2.
-    @Test(.enabled(if: ready, .init(rawValue: why)))
-    func failedAttemptLeavesNothingAndTheNextOneRecords() throws {
+    /// second attempt's files only, and result.json says attempt 2 of 2; for both video formats
+    /// (the failed attempt's partial MP4 is gone too).
+    @Test(.enabled(if: ready, .init(rawValue: why)), arguments: ["avi", "mp4"])
+    func failedAttemptLeavesNothingAndTheNextOneRecords(format: String) throws {
         // Where this clip starts recording with a 0.5 s countdown (the run is deterministic).
-        let probe = try Self.capture("approach", ["--time-before-capture", "0.5", "--renderer", "null"])
+        let probe = try Self.capture("approach", ["--time-before-capture", "0.5", "--renderer", "null", "--video-format", format])
         #expect(probe.result.code == 0, "stderr: \(probe.result.err)")
         let recStart = try #require(Self.named("videoRecordStarted", probe.events).first?["t_ms"] as? Int)
         // Time the first attempt out 0.5 s into its 1 s recording.
         let timeout = String(Double(recStart + 500) / 1000)
-        let run = try Self.capture("approach", ["--time-before-capture", "0.5", "--renderer", "null", "--loop",
+        let run = try Self.capture("approach", ["--time-before-capture", "0.5", "--renderer", "null", "--video-format", format, "--loop",
                                                 "--max-attempts", "2", "--timeout", timeout,
                                                 "--frames-before-capture", "0", "--frame-interval", "1", "--frames-to-collect", "3"])
         #expect(run.result.code == 0, "stderr: \(run.result.err)")
@@ -123,13 +124,13 @@ import TestSupport
             #expect(size == c["bytes"] as? Int, "\(path) is the second attempt's frame")
         }
         #expect(Self.tree(run.output) == ["frames", "frames/frame-001.jpg", "frames/frame-002.jpg", "frames/frame-003.jpg",
-                                          "manifest.json", "result.json", "video.avi"], "no partial or leftover files")
+                                          "manifest.json", "result.json", "video.\(format)"], "no partial or leftover files")
         // The manifest covers the second attempt's files only, and they verify.
         let verify = try Harness.run(try #require(Self.bin), ["verify", run.output])
         #expect(verify.code == 0, "\(verify.err)")
         if let ffprobe = Harness.tool("ffprobe") {
             let p = try Harness.run(ffprobe, ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                                              "stream=nb_read_frames", "-of", "default=noprint_wrappers=1", run.output + "/video.avi"])
+                                              "stream=nb_read_frames", "-of", "default=noprint_wrappers=1", run.output + "/video.\(format)"])
             #expect(p.out.contains("nb_read_frames=15"), "ffprobe: \(p.out)")
         }
     }

@@ -49,13 +49,7 @@ import TestSupport
 
     /// Every ground-truth clip of shared/media and shared/media/people (`long` aside: it is the
     /// benchmark clip), as `media/NAME` or `media/people/NAME`.
-    static let clips: [String] = {
-        guard let dir = TestSupport.shared("media") else { return [] }
-        let fm = FileManager.default
-        let top = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".avi") && $0 != "long.avi" }
-        let people = ((try? fm.contentsOfDirectory(atPath: dir + "/people")) ?? []).filter { $0.hasSuffix(".avi") }.map { "people/" + $0 }
-        return (top + people).map { String($0.dropLast(4)) }.sorted()
-    }()
+    static let clips = TestSupport.mediaClips()
 
     /// The clip's ground truth, as far as these tests need it.
     struct Truth: Decodable {

@@ -144,24 +144,4 @@ import TestSupport
         #expect(Self.named("videoRecordEnded", run.events).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: run.output), "left: \(Self.tree(run.output))")
     }
-
-    /// A first attempt timed out mid-recording, then Try again (unattended, `--max-attempts 2`):
-    /// the failed attempt's partial MP4 is gone and only the second attempt's video is there.
-    @Test(.enabled(if: ready, .init(rawValue: why)))
-    func discardedAttemptLeavesOnlyTheSecondMP4() throws {
-        let probe = try Self.capture("mp4", ["--time-before-capture", "0.5", "--renderer", "null"])
-        #expect(probe.result.code == 0, "stderr: \(probe.result.err)")
-        let recStart = try #require(Self.named("videoRecordStarted", probe.events).first?["t_ms"] as? Int)
-        let timeout = String(Double(recStart + 500) / 1000)
-        let run = try Self.capture("mp4", ["--time-before-capture", "0.5", "--renderer", "null", "--loop",
-                                           "--max-attempts", "2", "--timeout", timeout])
-        #expect(run.result.code == 0, "stderr: \(run.result.err)")
-        let failed = Self.named("faceCaptureFailed", run.events)
-        #expect(failed.count == 1 && failed.first?["reason"] as? String == "timeout")
-        #expect(Self.named("videoRecordStarted", run.events).count == 2)
-        #expect(Self.topLevel(run.output) == ["frames", "manifest.json", "result.json", "video.mp4"],
-                "no partial file: \(Self.tree(run.output))")
-        let p = try Self.probe(run.output + "/video.mp4")
-        #expect(p["nb_read_frames"] == String(run.json["frameCount"] as? Int ?? -1), "ffprobe: \(p)")
-    }
 }

@@ -92,13 +92,7 @@ import TestSupport
 /// frames) the reported box's centre moves ≤ 0.5 % of the width and its size ≤ 2 % (p95); no
 /// face on face-free frames; two faces where there are two.
 @Suite struct TrackerMediaTests {
-    static let clips: [String] = {
-        guard let dir = MediaSupport.mediaDir else { return [] }
-        let fm = FileManager.default
-        let top = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".avi") && $0 != "long.avi" }
-        let people = ((try? fm.contentsOfDirectory(atPath: dir + "/people")) ?? []).filter { $0.hasSuffix(".avi") }.map { "people/" + $0 }
-        return (top + people).map { String($0.dropLast(4)) }.sorted()
-    }()
+    static let clips = TestSupport.mediaClips()
 
     static func p95(_ v: [Double]) -> Double {
         guard !v.isEmpty else { return 0 }
@@ -106,8 +100,11 @@ import TestSupport
         return s[min(s.count - 1, Int(0.95 * Double(s.count)))]
     }
 
-    @Test func clipsArePresent() {
-        if Self.clips.isEmpty { print("skip: ../shared/media is absent") }
+    /// Every clip found has its ground truth beside it (a clip without one would be skipped
+    /// silently by the tests over `clips`).
+    @Test(.enabled(if: !clips.isEmpty, "../shared/media is absent"))
+    func everyClipHasItsGroundTruth() throws {
+        for clip in Self.clips { #expect(TestSupport.shared("media/\(clip).json") != nil, "\(clip).json missing") }
     }
 
     @Test(arguments: clips)
