@@ -10,7 +10,8 @@ SECONDS_PER_TARGET="${FUZZ_SECONDS:-30}"
 OUT=.build/fuzz-media
 mkdir -p "$OUT"
 SRC=(Sources/Media/Containers/ByteStream.swift Sources/Media/Containers/AVIParser.swift
-     Sources/Media/Containers/MJPEGStreamParser.swift Sources/Media/Containers/Y4MParser.swift)
+     Sources/Media/Containers/MJPEGStreamParser.swift Sources/Media/Containers/Y4MParser.swift
+     Sources/Media/Containers/JPEGHuffman.swift)
 
 seed() { # target dir
     local t=$1 d="$OUT/corpus-$1"

@@ -206,7 +206,9 @@ public enum V4L2Devices {
 /// against the negotiated size), JPG-11 (`bytesused`, trimmed at EOI).
 public final class V4L2CameraSource: FrameSource {
     public private(set) var info: SourceInfo
-    public private(set) var stats = SourceStats()
+    /// Frames read: the device's own counts (raw formats, driver errors) plus the MJPEG decoder's.
+    public var stats: SourceStats { ownStats + decoder.stats }
+    private var ownStats = SourceStats()
     /// What the driver granted (read back after S_FMT).
     public private(set) var granted: FormatChoice
     public private(set) var bytesPerLine: Int
@@ -367,7 +369,7 @@ public final class V4L2CameraSource: FrameSource {
                     continue
                 case EIO:
                     consecutiveEIO += 1
-                    stats.skippedFrames += 1
+                    ownStats.skip(.deviceError)
                     if consecutiveEIO >= options.maxConsecutiveEIO { throw CameraError.disconnected(path: path) }
                     continue
                 case ENODEV: throw CameraError.disconnected(path: path)
@@ -389,26 +391,22 @@ public final class V4L2CameraSource: FrameSource {
     private func convert(_ buf: v4l2_buffer) -> VideoFrame? {
         let i = Int(buf.index)
         guard i < buffers.count, buf.flags & CV4L2_BUF_FLAG_ERROR == 0 || granted.fourcc == .mjpeg else {
-            stats.skippedFrames += 1
+            ownStats.skip(.deviceError)
             return nil
         }
         let used = min(Int(buf.bytesused), buffers[i].length)
-        guard used > 0 else { stats.skippedFrames += 1; return nil }
+        guard used > 0 else { ownStats.skip(.deviceError); return nil }
         let bytes = Array(UnsafeRawBufferPointer(start: buffers[i].address, count: used))
         let w = granted.size.width, h = granted.size.height
         let rgb: Image?
         switch granted.fourcc {
         case .mjpeg, .jpeg:
-            var j = bytes
-            if let soi = firstSOI(j), let end = MJPEGStreamParser.endOfImage(j, soi: soi), end < j.count { j = Array(j[soi..<end]) }
-            let before = decoder.stats
-            let gray = decoder.decode(j, layout: .gray)
-            stats.warnedFrames += decoder.stats.warnedFrames - before.warnedFrames
-            stats.skippedFrames += decoder.stats.skippedFrames - before.skippedFrames
-            guard let gray else { return nil }
+            // The decoder trims to the last SOI before the scan and the EOI (JPG-03, JPG-11),
+            // inserts missing Huffman tables (JPG-01) and counts skips by reason.
+            guard let d = decoder.decodeFrame(bytes, layout: .gray) else { return nil }
             let t = timestampMs(buf)
             defer { delivered += 1 }
-            return VideoFrame(index: delivered, timestampMs: t, jpeg: j, gray: gray)
+            return VideoFrame(index: delivered, timestampMs: t, jpeg: d.jpeg, gray: d.image)
         case .yuyv:
             rgb = PixelConvert.yuyvToRGB(bytes[...], width: w, height: h, bytesPerLine: bytesPerLine > 0 ? bytesPerLine : nil)
         case .nv12:
@@ -428,16 +426,11 @@ public final class V4L2CameraSource: FrameSource {
         default:
             rgb = nil
         }
-        guard let image = rgb else { stats.skippedFrames += 1; return nil }   // short buffer
+        guard let image = rgb else { ownStats.skip(.shortBuffer); return nil }
+        ownStats.deliveredFrames += 1
         let t = timestampMs(buf)
         defer { delivered += 1 }
         return VideoFrame(index: delivered, timestampMs: t, rgb: image)
-    }
-
-    private func firstSOI(_ b: [UInt8]) -> Int? {
-        var i = 0
-        while i + 1 < b.count { if b[i] == 0xFF && b[i + 1] == 0xD8 { return i }; i += 1 }
-        return nil
     }
 
     private func timestampMs(_ buf: v4l2_buffer) -> Int {

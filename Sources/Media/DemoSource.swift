@@ -131,7 +131,7 @@ public final class DemoSource: FrameSource {
 
     public func nextFrame() throws -> VideoFrame? {
         let t = Int((Double(index) * 1000 / info.fps).rounded())
-        defer { index += 1 }
+        defer { index += 1; stats.deliveredFrames += 1 }
         return VideoFrame(index: index, timestampMs: t, rgb: render(atMs: t))
     }
 

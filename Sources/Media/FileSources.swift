@@ -46,34 +46,95 @@ enum InputFile {
     }
 }
 
-/// Decodes one MJPEG frame for a source, counting warnings and skips (bug reports JPG-03..06).
+/// Decodes one MJPEG frame for a source, counting warnings and skips by reason (bug reports
+/// JPG-01..06, JPG-11). The rules, in order:
+/// 1. the image is taken from the last SOI before its first SOS (two SOI markers, JPG-03) to its
+///    EOI; junk after EOI is dropped (JPG-11); a frame without EOI is skipped as `truncated`
+///    (JPG-06: cut short, its tail would be grey in the recording);
+/// 2. a header whose size differs from `expectedWidth`×`expectedHeight` is skipped as
+///    `wrongSize` (JPG-05);
+/// 3. a frame with no DHT before its SOS gets the standard Annex K tables (JPG-01/02), so the
+///    bytes handed on (and saved to `frames/`, the AVI and `reference.jpg`) open in any viewer;
+/// 4. a libjpeg warning delivers the image and counts it as warned; a fatal error skips it as
+///    `corrupt`.
 public struct JPEGFrameDecoder: Sendable {
     public var stats = SourceStats()
-    /// Frame size the container/driver declared; a JPEG whose header differs is skipped (JPG-05).
+    /// Frame size the container/driver declared, or the stream's established size.
     public var expectedWidth: Int?
     public var expectedHeight: Int?
+
+    /// A delivered frame: the decoded image and the JPEG bytes to keep (normalised by the rules).
+    public struct Decoded: Sendable {
+        public var image: Image
+        public var jpeg: [UInt8]
+    }
 
     public init(expectedWidth: Int? = nil, expectedHeight: Int? = nil) {
         self.expectedWidth = expectedWidth; self.expectedHeight = expectedHeight
     }
 
-    /// Returns the decoded image (`layout` .rgb or .gray), or nil when the frame is skipped
-    /// (counted). A libjpeg warning still returns the image and counts in `stats.warnedFrames`.
-    public mutating func decode(_ jpeg: [UInt8], layout: Image.Layout = .rgb) -> Image? {
+    /// Returns the decoded image (`layout` .rgb or .gray) and the normalised JPEG, or nil when
+    /// the frame is skipped (counted in `stats.skipped` by reason).
+    public mutating func decodeFrame(_ data: [UInt8], layout: Image.Layout = .rgb) -> Decoded? {
+        guard let f = MJPEGStreamParser.nextFrame(in: data, from: 0) else { stats.skip(.corrupt); return nil }
+        guard f.complete else { stats.skip(f.range.count > 4 ? .truncated : .corrupt); return nil }
+        var jpeg = f.range == data.indices ? data : Array(data[f.range])
         if let w = expectedWidth, let h = expectedHeight, w > 0, h > 0 {
-            guard let d = try? JPEGCodec.dimensions(of: jpeg), d.width == w, d.height == h else {
-                stats.skippedFrames += 1
-                return nil
-            }
+            guard let d = try? JPEGCodec.dimensions(of: jpeg) else { stats.skip(.corrupt); return nil }
+            guard d.width == w, d.height == h else { stats.skip(.wrongSize); return nil }
         }
+        let fixed = JPEGHuffman.withStandardTables(jpeg)
+        jpeg = fixed.jpeg
         do {
             let r = try JPEGCodec.decode(jpeg, layout: layout)
             if r.warning != nil { stats.warnedFrames += 1 }
-            return r.image
+            if fixed.inserted { stats.huffmanInsertedFrames += 1 }
+            stats.deliveredFrames += 1
+            return Decoded(image: r.image, jpeg: jpeg)
+        } catch JPEGError.unexpectedSize {
+            stats.skip(.wrongSize)
+            return nil
         } catch {
-            stats.skippedFrames += 1
+            stats.skip(.corrupt)
             return nil
         }
+    }
+
+    /// The decoded image only (see `decodeFrame`).
+    public mutating func decode(_ data: [UInt8], layout: Image.Layout = .rgb) -> Image? {
+        decodeFrame(data, layout: layout)?.image
+    }
+}
+
+/// A source that reached its end without delivering one frame although it read some says so
+/// ("no decodable frame in …", exit 65) instead of looking like a short clip.
+enum NoDecodableFrame {
+    /// - Throws: `MediaError.malformed` when `delivered` is 0 and frames were skipped.
+    static func check(path: String, delivered: Int, stats: SourceStats) throws {
+        guard delivered == 0, stats.skippedFrames > 0 else { return }
+        throw MediaError.malformed(path: path, reason: "no decodable frame in \(path) (\(stats.skippedSummary))")
+    }
+}
+
+/// The size most of a stream's first frames declare (ties: the earliest), so one odd first
+/// frame does not make every later frame "wrong size" (JPG-05). Looks at up to `sample` headers.
+enum EstablishedSize {
+    static func of(_ bytes: [UInt8], sample: Int = 9) -> (width: Int, height: Int)? {
+        var sizes: [(Int, Int)] = []
+        var p = 0
+        while sizes.count < sample, let f = MJPEGStreamParser.nextFrame(in: bytes, from: p) {
+            p = max(f.range.upperBound, p + 1)
+            if f.complete, let d = try? JPEGCodec.dimensions(of: Array(bytes[f.range])),
+               d.width > 0, d.height > 0, d.width <= JPEGCodec.maxDimension, d.height <= JPEGCodec.maxDimension {
+                sizes.append(d)
+            }
+        }
+        var best: (size: (Int, Int), count: Int)?
+        for s in sizes {
+            let c = sizes.filter { $0 == s }.count
+            if best == nil || c > best!.count { best = (s, c) }
+        }
+        return best?.size
     }
 }
 
@@ -84,6 +145,7 @@ public final class AVIFileSource: FrameSource {
     public var stats: SourceStats { decoder.stats }
     private var bytes: [UInt8]
     private let index: AVIIndex
+    private let path: String
     private var next = 0
     private var delivered = 0
     private var decoder = JPEGFrameDecoder()
@@ -92,6 +154,7 @@ public final class AVIFileSource: FrameSource {
     /// - Throws: `MediaError.fileMissing` / `.unreadable`; `.malformed` when it is not an AVI,
     ///   has no video stream, or the video is not MJPEG.
     public init(path: String) throws {
+        self.path = path
         bytes = try InputFile.read(path)
         do { index = try AVIParser.parse(bytes) } catch let e as AVIParseError {
             throw MediaError.malformed(path: path, reason: "not a readable AVI file: \(e)")
@@ -114,12 +177,12 @@ public final class AVIFileSource: FrameSource {
         while next < index.chunks.count {
             let chunk = index.chunks[next]
             next += 1
-            let jpeg = Array(bytes[chunk.range])
-            guard let gray = decoder.decode(jpeg, layout: .gray) else { continue }
+            guard let d = decoder.decodeFrame(Array(bytes[chunk.range]), layout: .gray) else { continue }
             let t = Int((Double(chunk.streamPosition) * 1000 / info.fps).rounded())
             defer { delivered += 1 }
-            return VideoFrame(index: delivered, timestampMs: t, jpeg: jpeg, gray: gray)
+            return VideoFrame(index: delivered, timestampMs: t, jpeg: d.jpeg, gray: d.image)
         }
+        try NoDecodableFrame.check(path: path, delivered: delivered, stats: stats)
         return nil
     }
 
@@ -131,22 +194,22 @@ public final class MJPEGFileSource: FrameSource {
     public let info: SourceInfo
     public var stats: SourceStats { decoder.stats }
     private var bytes: [UInt8]
+    private let path: String
     private var position = 0
     private var delivered = 0
     private var decoder = JPEGFrameDecoder()
 
-    /// Opens `path`; the first decodable frame sets the size.
+    /// Opens `path`; the size most of the first 9 complete frames declare is the stream's size
+    /// (`EstablishedSize`), and frames of another size are skipped and counted (JPG-05).
     /// - Parameter fps: the nominal rate (a raw stream carries none); default 30.
-    /// - Throws: `MediaError.fileMissing`/`.unreadable`; `.malformed` when no frame decodes.
+    /// - Throws: `MediaError.fileMissing`/`.unreadable`; `.malformed` when no frame has a
+    ///   readable header.
     public init(path: String, fps: Double = 30) throws {
+        self.path = path
         bytes = try InputFile.read(path)
-        var p = 0
-        var size: (Int, Int)?
-        while let f = MJPEGStreamParser.nextFrame(in: bytes, from: p) {
-            if let d = try? JPEGCodec.dimensions(of: Array(bytes[f.range])) { size = d; break }
-            p = f.range.upperBound
+        guard let (w, h) = EstablishedSize.of(bytes) else {
+            throw MediaError.malformed(path: path, reason: "no decodable frame in \(path)")
         }
-        guard let (w, h) = size else { throw MediaError.malformed(path: path, reason: "no JPEG frame found") }
         decoder.expectedWidth = w
         decoder.expectedHeight = h
         info = SourceInfo(kind: .mjpegStream, width: w, height: h, fps: fps,
@@ -155,14 +218,14 @@ public final class MJPEGFileSource: FrameSource {
 
     public func nextFrame() throws -> VideoFrame? {
         while let f = MJPEGStreamParser.nextFrame(in: bytes, from: position) {
-            position = f.range.upperBound
-            let jpeg = Array(bytes[f.range])
-            guard let gray = decoder.decode(jpeg, layout: .gray) else { continue }
+            position = max(f.range.upperBound, position + 1)
+            guard let d = decoder.decodeFrame(Array(bytes[f.range]), layout: .gray) else { continue }
             let t = Int((Double(delivered) * 1000 / info.fps).rounded())
             defer { delivered += 1 }
-            return VideoFrame(index: delivered, timestampMs: t, jpeg: jpeg, gray: gray)
+            return VideoFrame(index: delivered, timestampMs: t, jpeg: d.jpeg, gray: d.image)
         }
         position = bytes.count
+        try NoDecodableFrame.check(path: path, delivered: delivered, stats: stats)
         return nil
     }
 
@@ -220,7 +283,7 @@ public final class Y4MSource: FrameSource {
     public func nextFrame() throws -> VideoFrame? {
         guard let planes = parser.nextFrame() else {
             // A frame cut short at the end of the stream counts as one skipped frame.
-            if parser.truncated && !countedTruncation { stats.skippedFrames += 1; countedTruncation = true }
+            if parser.truncated && !countedTruncation { stats.skip(.truncated); countedTruncation = true }
             return nil
         }
         let h = header
@@ -232,9 +295,9 @@ public final class Y4MSource: FrameSource {
             rgb = PixelConvert.grayFromLuma(slice, width: h.width, height: h.height, fullRange: h.fullRange).map(PixelConvert.rgb)
         }
         let gray = PixelConvert.grayFromLuma(slice, width: h.width, height: h.height, fullRange: h.fullRange)
-        guard let image = rgb else { stats.skippedFrames += 1; return nil }
+        guard let image = rgb else { stats.skip(.shortBuffer); return nil }
         let t = Int((Double(delivered) * 1000 / info.fps).rounded())
-        defer { delivered += 1 }
+        defer { delivered += 1; stats.deliveredFrames += 1 }
         return VideoFrame(index: delivered, timestampMs: t, rgb: image, gray: gray)
     }
 

@@ -35,15 +35,63 @@ public struct SourceInfo: Sendable, Equatable {
     }
 }
 
-/// Counters of bad frames a source met. Bad frames never throw (bug reports JPG-03, JPG-06).
+/// Why a source dropped a frame (bug reports JPG-03..06, V4L-14). The raw value is the name
+/// used in `result.json`, the event log and the `analyze` summary.
+public enum FrameSkipReason: String, Sendable, CaseIterable, Comparable {
+    /// The frame ended before its EOI: cut short in a stream or container chunk (JPG-06).
+    case truncated
+    /// The JPEG header's size differs from the stream's established (or negotiated) size (JPG-05).
+    case wrongSize
+    /// Not a JPEG, or libjpeg-turbo failed fatally on it (a warning is not fatal: JPG-03).
+    case corrupt
+    /// A raw frame shorter than its pixel format and size need.
+    case shortBuffer
+    /// The driver flagged the buffer as bad (V4L2_BUF_FLAG_ERROR, empty, or DQBUF EIO: V4L-14).
+    case deviceError
+
+    public static func < (a: Self, b: Self) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// Counters of the frames a source read: delivered, warned, and skipped by reason. Bad frames
+/// never throw (bug reports JPG-03, JPG-06); every one is counted here.
 public struct SourceStats: Sendable, Equatable {
-    /// Frames dropped because they could not be decoded (fatal libjpeg error, truncated container
-    /// chunk, wrong size).
-    public var skippedFrames = 0
+    /// Frames handed to the caller (warned ones included).
+    public var deliveredFrames = 0
     /// Frames delivered although libjpeg warned (e.g. "extraneous bytes before marker").
     public var warnedFrames = 0
-    public init(skippedFrames: Int = 0, warnedFrames: Int = 0) {
-        self.skippedFrames = skippedFrames; self.warnedFrames = warnedFrames
+    /// Frames delivered after the standard Huffman tables were inserted (JPG-01/02).
+    public var huffmanInsertedFrames = 0
+    /// Frames dropped, by reason.
+    public var skipped: [FrameSkipReason: Int] = [:]
+
+    /// All frames dropped, whatever the reason.
+    public var skippedFrames: Int { skipped.values.reduce(0, +) }
+    /// Frames read from the source: delivered plus skipped.
+    public var readFrames: Int { deliveredFrames + skippedFrames }
+
+    public init(deliveredFrames: Int = 0, warnedFrames: Int = 0, skipped: [FrameSkipReason: Int] = [:]) {
+        self.deliveredFrames = deliveredFrames; self.warnedFrames = warnedFrames; self.skipped = skipped
+    }
+
+    /// Counts one dropped frame.
+    public mutating func skip(_ reason: FrameSkipReason) { skipped[reason, default: 0] += 1 }
+
+    /// The sum of two counts (a looping source's passes).
+    public static func + (a: SourceStats, b: SourceStats) -> SourceStats {
+        var s = a
+        s.deliveredFrames += b.deliveredFrames
+        s.warnedFrames += b.warnedFrames
+        s.huffmanInsertedFrames += b.huffmanInsertedFrames
+        s.skipped.merge(b.skipped, uniquingKeysWith: +)
+        return s
+    }
+
+    /// "12 skipped (3 truncated, 9 corrupt)" style summary of the skips, reasons in a fixed order.
+    public var skippedSummary: String {
+        let parts = skipped.keys.sorted().map { "\(skipped[$0]!) \($0.rawValue)" }
+        return parts.isEmpty ? "0 skipped" : "\(skippedFrames) skipped (\(parts.joined(separator: ", ")))"
     }
 }
 

@@ -121,8 +121,7 @@ public final class LoopingSource: FrameSource {
 
     public var info: SourceInfo { current.info }
     public var stats: SourceStats {
-        SourceStats(skippedFrames: statsBefore.skippedFrames + current.stats.skippedFrames,
-                    warnedFrames: statsBefore.warnedFrames + current.stats.warnedFrames)
+        statsBefore + current.stats
     }
 
     public func nextFrame() throws -> VideoFrame? {

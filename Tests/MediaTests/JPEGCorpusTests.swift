@@ -52,7 +52,7 @@ import Testing
         #expect(r.image == (try JPEGCodec.decode(j)).image)
         var d = JPEGFrameDecoder(expectedWidth: 64, expectedHeight: 48)
         #expect(d.decode(bad) != nil)
-        #expect(d.stats == SourceStats(skippedFrames: 0, warnedFrames: 1))
+        #expect(d.stats.skippedFrames == 0 && d.stats.warnedFrames == 1 && d.stats.deliveredFrames == 1)
     }
 
     /// JPG-05: a header claiming 65500×65500 is rejected at once (named error, no allocation, no
@@ -67,20 +67,127 @@ import Testing
         var d = JPEGFrameDecoder(expectedWidth: 64, expectedHeight: 48)
         #expect(d.decode(j) == nil)
         #expect(d.decode(try JPEGCodec.encode(Tools.picture(width: 32, height: 48))) == nil)   // size mismatch
-        #expect(d.stats == SourceStats(skippedFrames: 2, warnedFrames: 0))
+        #expect(d.stats.skipped == [.wrongSize: 2] && d.stats.warnedFrames == 0)
     }
 
-    /// JPG-06: truncated frames (cut anywhere) never crash; each is either delivered with a
-    /// warning ("premature end") or skipped, and always counted.
+    /// JPG-06: truncated frames (cut anywhere) never crash and are never delivered half grey:
+    /// each is skipped and counted, as `truncated` once it holds an SOI and more.
     @Test func truncatedFramesAreCounted() throws {
         let j = try Self.jpeg()
         var d = JPEGFrameDecoder(expectedWidth: 64, expectedHeight: 48)
         let cuts = [0, 1, 2, 10, j.count / 3, j.count / 2, j.count - 40, j.count - 2]
-        var delivered = 0
-        for c in cuts where d.decode(Array(j.prefix(c))) != nil { delivered += 1 }
-        #expect(d.stats.skippedFrames + d.stats.warnedFrames == cuts.count)
-        #expect(d.stats.warnedFrames == delivered)
-        #expect(delivered >= 2)   // cut in the entropy data: warning + partial image
+        for c in cuts { #expect(d.decode(Array(j.prefix(c))) == nil, "cut at \(c)") }
+        #expect(d.stats.skippedFrames == cuts.count && d.stats.deliveredFrames == 0)
+        #expect(d.stats.skipped[.truncated] == 5 && d.stats.skipped[.corrupt] == 3)
+        #expect(d.decode(j) != nil)   // the decoder carries no state from the bad frames
+    }
+
+    /// JPG-06 in a stream: a frame cut short in its entropy data or in its header (a DHT whose
+    /// length runs into the next frame), followed by good frames, does not swallow the next good
+    /// frame (the splitter ends it at the next SOI).
+    @Test(arguments: [0.3, 0.8]) func truncatedFrameInStreamKeepsTheNext(cutAt fraction: Double) throws {
+        let j = try Self.jpeg()
+        let sos = try #require(Self.segments(j).first { $0.marker == 0xDA })
+        let cut = Array(j.prefix(Int(Double(j.count) * fraction)))
+        #expect((cut.count < sos.start) == (fraction < 0.5), "0.3 cuts the header, 0.8 the scan")
+        let stream = j + cut + j + j
+        let frames = MJPEGStreamParser.split(stream)
+        let a = j.count, b = a + cut.count, c = b + j.count
+        let expected: [MJPEGStreamParser.Frame] = [
+            .init(range: 0..<a, complete: true), .init(range: a..<b, complete: false),
+            .init(range: b..<c, complete: true), .init(range: c..<stream.count, complete: true)]
+        #expect(frames == expected)
+        let dir = Tools.tempDir()
+        Tools.writeBytes(stream, dir + "/t.mjpeg")
+        let src = try MJPEGFileSource(path: dir + "/t.mjpeg")
+        var n = 0
+        while try src.nextFrame() != nil { n += 1 }
+        #expect(n == 3 && src.stats.skipped == [.truncated: 1] && src.stats.readFrames == 4)
+    }
+
+    /// JPG-03: a frame with two SOI markers (a repeated SOI, or a header restarted after an APP
+    /// segment) is decoded from the last SOI before its scan, not dropped.
+    @Test func twoSOIMarkers() throws {
+        let j = try Self.jpeg()
+        let clean = try JPEGCodec.decode(j).image
+        let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x06, 0x41, 0x56, 0x49, 0x31]   // "AVI1"
+        for bad in [[0xFF, 0xD8] + j, [0xFF, 0xD8] + app0 + j] {
+            #expect(throws: (any Error).self) { try JPEGCodec.decode(bad) }   // libjpeg alone refuses it
+            var d = JPEGFrameDecoder(expectedWidth: 64, expectedHeight: 48)
+            let decoded = d.decodeFrame(bad)
+            let r = try #require(decoded)
+            #expect(r.image == clean && r.jpeg == j)
+            #expect(d.stats.deliveredFrames == 1 && d.stats.skippedFrames == 0)
+        }
+    }
+
+    /// JPG-05 in a stream: a first frame whose header claims another size does not become the
+    /// stream's size; the size most early frames share does, and the odd frame is skipped.
+    @Test func oddFirstFrameSize() throws {
+        let good = try Self.jpeg()
+        let other = try JPEGCodec.encode(Tools.picture(width: 32, height: 32))
+        let dir = Tools.tempDir()
+        Tools.writeBytes(other + good + good + other + good, dir + "/o.mjpeg")
+        let src = try MJPEGFileSource(path: dir + "/o.mjpeg")
+        var n = 0
+        while try src.nextFrame() != nil { n += 1 }
+        #expect(src.info.width == 64 && src.info.height == 48)
+        #expect(n == 3 && src.stats.skipped == [.wrongSize: 2])
+    }
+
+    /// JPG-01/02: our table constants are byte for byte the tables libjpeg-turbo writes (its
+    /// `jstdhuff.c` copy of Annex K.3), for a colour and a grey image.
+    @Test func standardTablesAreLibjpegs() throws {
+        let colour = try #require(JPEGHuffman.tables(in: try Self.jpeg()))
+        #expect(Set(colour.map { "\($0)" }) == Set(JPEGHuffman.standard.map { "\($0)" }))
+        let grey = try #require(JPEGHuffman.tables(in: try JPEGCodec.encode(PixelConvert.gray(Self.picture))))
+        #expect(Set(grey.map { "\($0)" }) == Set(JPEGHuffman.standard.filter { $0.destination == 0 }.map { "\($0)" }))
+    }
+
+    /// JPG-01/02: a frame without DHT is delivered with the standard tables inserted before its
+    /// SOS (so saved frames open in any viewer), same pixels; frames with tables are untouched.
+    @Test func missingTablesAreInserted() throws {
+        let j = try Self.jpeg()
+        let stripped = Self.stripDHT(j)
+        #expect(JPEGHuffman.tables(in: stripped) == [])
+        var d = JPEGFrameDecoder(expectedWidth: 64, expectedHeight: 48)
+        let decoded = d.decodeFrame(stripped)
+        let r = try #require(decoded)
+        #expect(JPEGHuffman.tables(in: r.jpeg)?.count == 4)
+        #expect(Self.segments(r.jpeg).filter { $0.marker == 0xC4 }.count == 1)
+        #expect(r.image == (try JPEGCodec.decode(j)).image)
+        #expect(d.stats.huffmanInsertedFrames == 1)
+        let again = d.decodeFrame(j)?.jpeg
+        #expect(again == j && d.stats.huffmanInsertedFrames == 1)
+        // Through a source: every frame handed on (to the AVI, frames/) carries tables.
+        let dir = Tools.tempDir()
+        Tools.writeBytes(stripped + stripped, dir + "/n.mjpeg")
+        let src = try MJPEGFileSource(path: dir + "/n.mjpeg")
+        while let f = try src.nextFrame() { #expect(JPEGHuffman.tables(in: try #require(f.jpeg))?.count == 4) }
+        #expect(src.stats.huffmanInsertedFrames == 2)
+    }
+
+    /// A source none of whose frames decodes says so (exit 65 in the app), for a raw stream
+    /// and for an AVI whose every chunk is bad.
+    @Test func noDecodableFrame() throws {
+        let j = try Self.jpeg()
+        let dir = Tools.tempDir()
+        let cut = Array(j.prefix(j.count / 2))
+        Tools.writeBytes(cut + cut + cut, dir + "/cut.mjpeg")
+        #expect(throws: MediaError.self) { try MJPEGFileSource(path: dir + "/cut.mjpeg") }
+        do { _ = try MJPEGFileSource(path: dir + "/cut.mjpeg") } catch let MediaError.malformed(_, reason) {
+            #expect(reason.hasPrefix("no decodable frame in"), "\(reason)")
+        }
+        let w = try MJPEGAVIWriter(path: dir + "/bad.avi", width: 64, height: 48, fps: 10)
+        for _ in 0..<3 { try w.append(jpeg: cut) }
+        try w.finalize()
+        let avi = try AVIFileSource(path: dir + "/bad.avi")
+        #expect {
+            while try avi.nextFrame() != nil {}
+        } throws: { e in
+            guard case MediaError.malformed(_, let reason) = e else { return false }
+            return reason.contains("no decodable frame") && reason.contains("3 truncated")
+        }
     }
 
     /// Garbage and zero-length frames are fatal errors: skipped and counted.
@@ -179,7 +286,7 @@ import Testing
         var stamps: [Int] = []
         while let f = try src.nextFrame() { stamps.append(f.timestampMs); #expect(f.jpeg != nil) }
         #expect(stamps == [0, 33, 67])
-        #expect(src.stats == SourceStats(skippedFrames: 1, warnedFrames: 1))
+        #expect(src.stats.skipped == [.wrongSize: 1] && src.stats.warnedFrames == 1 && src.stats.deliveredFrames == 3)
         #expect(src.info.kind == .mjpegStream && src.info.width == 64 && src.info.fps == 30)
     }
 }
