@@ -48,8 +48,10 @@ public enum AnalyzeCommand {
             summary = try run(source: source, analyzer: analyzer, guidance: Guidance(config: config),
                               pacer: Pacer(mode: pace)) { try sink.write($0 + "\n") }
         } catch let e as AppError { throw e } catch { throw appError(error, source: spec) }
-        console.err("analyze: \(summary.analysed) frames analysed, \(summary.failed) failed, "
-                    + "\(source.stats.skippedFrames) skipped by the source; analysis CPU time per frame: median "
+        let st = source.stats
+        console.err("analyze: \(st.readFrames) frames read: \(st.deliveredFrames) delivered (\(st.warnedFrames) warned, "
+                    + "\(st.huffmanInsertedFrames) given Huffman tables), \(st.skippedSummary); "
+                    + "\(summary.analysed) analysed, \(summary.failed) failed; analysis CPU time per frame: median "
                     + "\(ms(summary.percentileMicros(50))) ms, p90 \(ms(summary.percentileMicros(90))) ms\n")
         return .ok
     }

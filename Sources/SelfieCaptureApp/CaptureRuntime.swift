@@ -63,6 +63,10 @@ public final class CaptureRuntime {
     /// The index of the last frame offered as a still (one still per frame).
     var lastCollectedIndex: Int?
     var lastAnalysis: FrameAnalysis?
+    /// Frames analysed over the run, and the source's counts after its last read.
+    var analysedFrames = 0
+    var sourceStats: SourceStats?
+    var frameCountsReported = false
     var preview: PreviewImage?
     /// When the landmark model started loading and how long it took (ms, the run's clock /
     /// the loader's), for the loading screen.
@@ -146,8 +150,12 @@ public final class CaptureRuntime {
             }
             draw()
         }
+        reportFrameCounts()
         backend.end()
         let code = exitCode ?? .ok
+        if let st = sourceStats, st.skippedFrames > 0 {
+            setup.console.err("selfie-capture: note: \(st.skippedSummary) of \(st.readFrames) frames read from \(setup.sourceSpec)\n")
+        }
         if code != .ok, let f = failure ?? machineFailure() {
             setup.console.err(ErrorReport.message(for: f) + "\n")
             return ErrorReport.exitCode(for: f)
@@ -295,6 +303,7 @@ public final class CaptureRuntime {
     func stepSource() throws -> Bool {
         guard exitCode == nil, let src = source, machine.screen == .capture else { return false }
         let frame: VideoFrame
+        defer { sourceStats = src.stats }
         do {
             guard let f = try src.nextFrame() else {
                 failure = AppError.media(MediaError.sourceEnded(setup.sourceSpec))
@@ -368,6 +377,7 @@ public final class CaptureRuntime {
     }
 
     func judge(_ a: FrameAnalysis) {
+        analysedFrames += 1
         lastAnalysis = a
         attach(a)
         let g = guidance.judge(a)
@@ -613,12 +623,14 @@ public final class CaptureRuntime {
             for r in worker.takeResults() { if case .success(let a) = r { attach(a) } }
         }
         let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
-                                     recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup)
+                                     recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup,
+                                     sourceFrames: sourceFramesJSON)
         let resultPath: String
         do { resultPath = try folder.write(Array(json.utf8), to: Manifest.resultFileName) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))
             return
         }
+        reportFrameCounts()   // the counts result.json holds; outputSaved stays the last event
         writeManifest(folder: folder, resultPath: resultPath)
     }
 
@@ -643,6 +655,33 @@ public final class CaptureRuntime {
             EventField("result", .string(resultPath)),
             EventField("manifest", .string(manifestPath)),
         ]))
+    }
+
+    /// The `frameCounts` event: what the source read, delivered, skipped (by reason) and what
+    /// was analysed. Once per run that opened a source: just before `outputSaved` when the run
+    /// recorded (the counts result.json holds), else when the run ends.
+    func reportFrameCounts() {
+        guard let st = sourceStats, !frameCountsReported else { return }
+        frameCountsReported = true
+        var fields = [EventField("read", .int(st.readFrames)), EventField("delivered", .int(st.deliveredFrames)),
+                      EventField("analysed", .int(analysedFrames)), EventField("warned", .int(st.warnedFrames)),
+                      EventField("huffmanInserted", .int(st.huffmanInsertedFrames)), EventField("skipped", .int(st.skippedFrames))]
+        for r in st.skipped.keys.sorted() {
+            let name = r.rawValue.prefix(1).uppercased() + r.rawValue.dropFirst()
+            fields.append(EventField("skipped" + name, .int(st.skipped[r]!)))
+        }
+        driver.report(FlowEvent(.frameCounts, tMs: clock.nowMs(), fields: fields))
+    }
+
+    /// result.json's `sourceFrames`: the same counts as the `frameCounts` event, at the time
+    /// the result is written.
+    var sourceFramesJSON: [String: Any] {
+        let st = sourceStats ?? SourceStats()
+        var skipped: [String: Int] = [:]
+        for (r, n) in st.skipped { skipped[r.rawValue] = n }
+        return ["read": st.readFrames, "delivered": st.deliveredFrames, "analysed": analysedFrames,
+                "warned": st.warnedFrames, "huffmanInserted": st.huffmanInsertedFrames,
+                "skipped": st.skippedFrames, "skippedByReason": skipped]
     }
 
     func formatSeconds(_ ms: Int) -> String {

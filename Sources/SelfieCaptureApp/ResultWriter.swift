@@ -12,14 +12,17 @@ import Media
 /// SessionResponse `metadata`),
 /// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?}],
 /// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
-/// "brightness", "sharpness", "eyesOpen"}], "settings": {...}, "source": {...}}`; boxes in raw
+/// "brightness", "sharpness", "eyesOpen"}], "settings": {...}, "source": {...}, "sourceFrames":
+/// {"read", "delivered", "analysed", "warned", "huffmanInserted", "skipped", "skippedByReason":
+/// {reason: count}}}`; boxes in raw
 /// (unmirrored) source pixels, angles in degrees, durations in milliseconds. `attempt` is the
 /// attempt that recorded (from 1) and `attempts` how many the run made: the same number, since
 /// a recording ends the run (every earlier attempt failed and left nothing behind). `manifest`
 /// is the path of the folder's `manifest.json`, written after this file and holding its SHA-256.
 enum ResultWriter {
     static func json(summary s: VideoSummary, folder: OutputFolder, collected: [FrameCollector.Collected],
-                     recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup) -> String {
+                     recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup,
+                     sourceFrames: [String: Any] = [:]) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
             "manifest": folder.file(Manifest.fileName),
@@ -59,6 +62,8 @@ enum ResultWriter {
             return d
         }
         root["settings"] = settings(setup)
+        // What the source read over the run (JPG-03..06: nothing dropped silently).
+        root["sourceFrames"] = sourceFrames
         root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
         // Which rule placed the stills, and how many were asked for and collected.
         root["collection"] = ["rule": plan?.rule.rawValue ?? "mobai", "asked": setup.settings.options.numberOfFrameToCollect,
