@@ -251,6 +251,18 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     /// The source's frame rate (`sourceFrameRate`), nil until known.
     public private(set) var sourceFps: Double?
+
+    /// True where nothing happens until a key is pressed: the instructions and permission
+    /// screens, the capture screen waiting for Start, and the failed screen when it offers Try
+    /// again (the runtime ends a headless run whose key script cannot press it, issue #14).
+    public var awaitsKey: Bool {
+        switch screen {
+        case .instructions, .cameraPermission, .cameraPermissionDenied: return true
+        case .capture: return phase == .ready
+        case .failed: return canTryAgain
+        case .loading, .result: return false
+        }
+    }
     /// How the current (or finished) recording collects its stills; nil without a known frame
     /// rate (Mobai's frame-count rule then applies).
     public private(set) var collectionPlan: CollectionPlan?

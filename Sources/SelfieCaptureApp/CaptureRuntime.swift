@@ -144,6 +144,7 @@ public final class CaptureRuntime {
             let progressed = try stepSource()
             if !progressed { idle() }
             send()
+            endIfScriptStalled()
             if let t = setup.timeoutMs, exitCode == nil, let start = machine.timeoutStartMs, clock.nowMs() - start >= t {
                 // The machine fails the attempt (retryable on the capture screen), or ends the run.
                 send(.timeout, failure: .timedOut("timed out after \(formatSeconds(t)) s" + attemptNote()))
@@ -274,6 +275,27 @@ public final class CaptureRuntime {
     /// Emitted events go to the event log and the key script inside `FlowDriver`.
     func send(_ event: Event? = nil) {
         perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? []))
+    }
+
+    /// Ends a run nobody else can move (issue #14 "nothing waits forever"): no terminal to read
+    /// keys from, the flow waiting for a key (instructions, permission, Start, a failed screen
+    /// offering Try again), and the `--keys` script either played to its end or waiting for an
+    /// event that cannot come before a key. A running `--timeout` timer still decides instead;
+    /// the screens where it does not run (instructions, permission) end here. Exit 75.
+    func endIfScriptStalled() {
+        guard exitCode == nil, backend.inputFD == nil, let player = driver.player, machine.awaitsKey,
+              setup.timeoutMs == nil || machine.timeoutStartMs == nil else { return }
+        let screen = machine.screen == .capture ? "capture (waiting for Start)" : machine.screen.rawValue
+        let why: String
+        if player.isFinished {
+            why = "key script ended at step \(player.steps.count) while the \(screen) screen waits for a key"
+        } else if let event = player.waitingFor {
+            why = "key script waits for \(event.rawValue) at step \(player.index + 1), but the \(screen) screen waits for a key"
+        } else {
+            return
+        }
+        failure = .timedOut(why)
+        exitCode = .timedOut
     }
 
     /// What the run reports for a failure the machine reached by itself (from frames, not from an
