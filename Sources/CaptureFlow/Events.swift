@@ -16,11 +16,12 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     /// The recorded run's files are complete: reported by the app (not the state machine) once
     /// `manifest.json`, the last file, is in place; fields `folder`, `result`, `manifest`.
     case outputSaved
-    /// The frames the run read from its source, reported by the app once per run that opened
-    /// one: just before `outputSaved` when it recorded, else at the end: `read`, `delivered`,
-    /// `analysed`, `warned` (libjpeg warnings), `huffmanInserted`, `skipped`, and one
-    /// `skipped<Reason>` field per reason that occurred (`skippedTruncated`, `skippedWrongSize`,
-    /// `skippedCorrupt`, `skippedShortBuffer`, `skippedDeviceError`).
+    /// The frames the run read from its source so far, reported by the app just before each
+    /// event that ends an attempt (faceCaptureSuccess, faceCaptureFailed, cancelled) once a
+    /// source was opened: `read`, `delivered`, `analysed`, `warned` (libjpeg warnings),
+    /// `huffmanInserted`, `skipped`, and one `skipped<Reason>` field per reason that occurred
+    /// (`skippedTruncated`, `skippedWrongSize`, `skippedCorrupt`, `skippedShortBuffer`,
+    /// `skippedDeviceError`).
     case frameCounts
 }
 

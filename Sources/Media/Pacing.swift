@@ -21,6 +21,8 @@ public final class SystemClock: MediaClock {
     /// The monotonic clock as it is (its origin is boot).
     public init() { originMs = 0 }
     public func nowMs() -> Int { Self.monotonicMs() - originMs }
+    /// `CLOCK_MONOTONIC` in milliseconds (origin: boot), for measuring real waits.
+    public static func monotonicNowMs() -> Int { monotonicMs() }
     private static func monotonicMs() -> Int {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)

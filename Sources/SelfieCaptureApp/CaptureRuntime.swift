@@ -36,7 +36,6 @@ public final class CaptureRuntime {
     var machine: CaptureStateMachine { driver.machine }
     let clock: MediaClock
     let fastClock: ManualClock?
-    let pacer: Pacer
     var backend: TerminalBackend = NullBackend()
     var folder: OutputFolder?
     var folderCreated = false
@@ -49,7 +48,19 @@ public final class CaptureRuntime {
     var modelAnnounced = false
 
     // Source.
-    var source: FrameSource?
+    /// The source, read on its own thread (`SourceReader`), and what it reported on opening.
+    var reader: SourceReader?
+    var sourceInfo: SourceInfo?
+    var readerOpened = false
+    var openingAfterPermission = false
+    /// Real time (monotonic ms) since the reader last had nothing for a `--pace fast` loop.
+    var readerIdleSinceMs: Int?
+    /// When the open source went silent (run clock ms), and the whole seconds shown for it on
+    /// the capture screen ("waiting for the camera", from `sourceWaitNoticeMs`).
+    var sourceWaitingSinceMs: Int?
+    var sourceWaitShownSeconds: Int?
+    /// Consecutive camera poll timeouts reported by the reader.
+    var cameraTimeouts = 0
     /// The source's `loops` count already reported to the machine (`sourceLooped`).
     var sourceLoopsSeen = 0
     var sourceBaseMs = 0
@@ -116,7 +127,6 @@ public final class CaptureRuntime {
             fastClock = nil
             clock = SystemClock(startingAtZero: true)   // event t_ms from the run's start, as with --pace fast
         }
-        pacer = Pacer(mode: setup.pace, clock: clock)
     }
 
     /// Runs the capture to its end.
@@ -128,6 +138,7 @@ public final class CaptureRuntime {
         defer { cleanUp() }
         try openLogs()
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
+        driver.beforeAttemptEnds = { [unowned self] t in self.frameCountsEvent(tMs: t) }
         try startBackend()
         CaptureRuntime.installInterruptHandlers()
         defer { CaptureRuntime.removeInterruptHandlers() }
@@ -199,7 +210,17 @@ public final class CaptureRuntime {
             let console = setup.console
             backend = PlainBackend { console.out($0) }
         case .curses:
-            do { backend = try CursesBackend(environment: setup.environment) } catch {
+            // With `--source -` stdin is the video pipe: curses reads its keys from the
+            // controlling terminal instead (issue #14; what `less` and `vipe` do).
+            var keysFD: Int32 = STDIN_FILENO
+            if isatty(STDIN_FILENO) == 0 {
+                let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+                guard tty >= 0 else {
+                    throw AppError.cameraUnavailable("cannot read keys: standard input is not a terminal and /dev/tty cannot be opened (\(String(cString: strerror(errno)))); use --renderer plain or null")
+                }
+                keysFD = tty
+            }
+            do { backend = try CursesBackend(inputFD: keysFD, environment: setup.environment) } catch {
                 throw AppError.cameraUnavailable("cannot start the terminal screen (TERM=\(setup.environment["TERM"] ?? "")): \(error); try --renderer plain")
             }
         }
@@ -210,8 +231,11 @@ public final class CaptureRuntime {
         worker?.stop()
         worker = nil
         if exitCode != .ok || summary == nil { discardRecording() }
-        source?.close()
-        source = nil
+        if let r = reader {
+            r.stop()
+            r.waitFinished(ms: 500)   // let the thread close the device (STREAMOFF, munmap)
+        }
+        reader = nil
         eventLog?.close()
         analysisLog?.close()
         if let folder, folderCreated, exitCode != .ok,
@@ -320,35 +344,117 @@ public final class CaptureRuntime {
         machine.maxAttempts > 1 ? " (attempt \(machine.attempt) of \(machine.maxAttempts))" : ""
     }
 
-    /// Reads and processes one frame when the capture screen has an open source.
+    /// Takes what the source's reader thread has queued and processes it: the source opening,
+    /// frames (on the capture screen only), a camera's recoverable timeouts, the end, a failure.
+    /// Never waits on the source itself (`SourceReader`).
+    ///
+    /// Realtime: every queued frame goes into the recording while recording, and only the
+    /// newest is previewed and analysed (V4L-11: the preview drains to the newest frame each
+    /// turn). Fast: one frame per turn, every frame analysed; the loop waits for the reader
+    /// (at most `fastStallMs` of real time) rather than letting the virtual clock run ahead, so
+    /// headless runs stay repeatable.
     /// - Returns: whether anything progressed.
     func stepSource() throws -> Bool {
-        guard exitCode == nil, let src = source, machine.screen == .capture else { return false }
-        let frame: VideoFrame
-        defer { sourceStats = src.stats }
-        do {
-            guard let f = try src.nextFrame() else {
+        guard exitCode == nil, let r = reader else { return false }
+        let onCapture = machine.screen == .capture
+        let maxFrames = onCapture ? (fastClock != nil ? 1 : Int.max) : 0
+        var items = r.take(maxFrames: maxFrames)
+        if items.isEmpty, fastClock != nil, !readerOpened || onCapture {
+            // Deterministic runs wait for the reader; a source stalled for real keeps the loop
+            // turning (keys, signals) and, past `fastStallMs`, lets virtual time move.
+            let now = SystemClock.monotonicNowMs()
+            if r.wait(ms: 20, alsoFD: backend.inputFD) { items = r.take(maxFrames: maxFrames) }
+            if items.isEmpty {
+                let since = readerIdleSinceMs ?? now
+                readerIdleSinceMs = since
+                return now - since < Self.fastStallMs
+            }
+        }
+        if items.isEmpty {
+            noteSourceIdle()
+            return false
+        }
+        readerIdleSinceMs = nil
+        let newest = items.lastIndex { if case .frame = $0 { return true } else { return false } }
+        for (i, item) in items.enumerated() {
+            guard exitCode == nil, reader === r else { break }
+            switch item {
+            case .opened(let info):
+                sourceOpened(info)
+            case .frame(let f, let loops):
+                sourceWaitingSinceMs = nil
+                cameraTimeouts = 0
+                handle(frame: f, loops: loops, newest: i == newest)
+            case .waiting:
+                // A camera poll timeout (V4L-13): the reader retries, and the camera restarts
+                // streaming after `CameraOptions.timeoutsBeforeRestart`; the screen says so.
+                cameraTimeouts += 1
+                noteSourceIdle()
+            case .ended:
+                sourceStats = r.stats
                 failure = AppError.media(MediaError.sourceEnded(setup.sourceSpec))
                 send(.sourceEnded)
                 if exitCode == nil && !setup.settings.interactive { exitCode = .timedOut }
                 closeSource()
-                return true
+            case .failed(let error):
+                sourceStats = r.stats
+                let e = AppError.media(error) ?? .cameraUnavailable("\(error)")
+                if !readerOpened, case .cameraPermissionDenied(let path) = e {
+                    failure = e
+                    closeSource()
+                    send(.permissionDenied(devicePath: path))
+                    if !setup.settings.interactive && exitCode == nil { exitCode = .permissionDenied }
+                    break
+                }
+                failure = e
+                closeSource()
+                send(.cameraFailed(reason: ErrorReport.message(for: e)))
+                if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
             }
-            frame = f
-        } catch {
-            let e = AppError.media(error) ?? .cameraUnavailable("\(error)")
-            failure = e
-            send(.cameraFailed(reason: ErrorReport.message(for: e)))
-            if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
-            closeSource()
-            return true
         }
+        if reader === r { sourceStats = r.stats }
+        return true
+    }
+
+    /// Real time (ms) a `--pace fast` run waits for a silent source before its virtual clock
+    /// moves on (so `--timeout` can fire on a stalled pipe); far above what reading and
+    /// decoding one file frame takes (a few ms), so file runs stay repeatable.
+    static let fastStallMs = 1000
+
+    /// The source opened on the reader thread: the machine hears of it now.
+    func sourceOpened(_ info: SourceInfo) {
+        readerOpened = true
+        sourceInfo = info
+        sourceLoopsSeen = 0
+        sourceBaseMs = clock.nowMs()
+        firstFrameTs = nil
+        sourceWaitingSinceMs = nil
+        send(openingAfterPermission ? .permissionGranted : .cameraOpened)
+    }
+
+    /// No frame this turn: from the first silent turn on the capture screen, time how long the
+    /// source has been silent, for the "waiting for the camera" status.
+    func noteSourceIdle() {
+        guard machine.screen == .capture, readerOpened else { return }
+        let now = clock.nowMs()
+        if sourceWaitingSinceMs == nil { sourceWaitingSinceMs = now }
+        let waited = now - (sourceWaitingSinceMs ?? now)
+        let shown = waited >= Self.sourceWaitNoticeMs ? waited / 1000 : nil
+        if shown != sourceWaitShownSeconds { sourceWaitShownSeconds = shown; needsRedraw = true }
+    }
+
+    /// How long a source may be silent before the capture screen says it is waiting for it
+    /// (ms): 1 s, about 30 frame periods of a webcam and 15 of a 15 fps clip.
+    static let sourceWaitNoticeMs = 1000
+
+    /// One frame from the reader. `newest`: the last frame of this turn's batch (previewed and
+    /// analysed); older ones only go into the recording.
+    func handle(frame: VideoFrame, loops: Int, newest: Bool) {
+        if sourceWaitShownSeconds != nil { sourceWaitShownSeconds = nil; needsRedraw = true }
         if let fast = fastClock {
             let first = firstFrameTs ?? frame.timestampMs
             let target = sourceBaseMs + frame.timestampMs - first
             if target > fast.nowMs() { fast.advance(ms: target - fast.nowMs()) }
-        } else {
-            pacer.release(timestampMs: frame.timestampMs)
         }
         let isFirst = firstFrameTs == nil
         if isFirst { firstFrameTs = frame.timestampMs }
@@ -357,32 +463,33 @@ public final class CaptureRuntime {
         send()
         // A looping source that started over fails an attempt that is still positioning or
         // counting down (retryable); this frame then belongs to the next attempt, if any.
-        if src.loops > sourceLoopsSeen {
-            sourceLoopsSeen = src.loops
+        if loops > sourceLoopsSeen {
+            sourceLoopsSeen = loops
             send(.sourceLooped, failure: .timedOut("\(setup.sourceSpec) played to its end (--loop) before the capture completed" + attemptNote()))
         }
-        guard exitCode == nil, machine.screen == .capture else { return true }
+        guard exitCode == nil, machine.screen == .capture else { return }
         lastFrame = frame
         recentFrames.append(frame)
         if recentFrames.count > 8 { recentFrames.removeFirst() }
-        // The preview is at most cols × 2·rows pixels: decode RGB only as large as that needs
-        // (1/8 of 640×480 on an 80×24 terminal).
-        let shown = frame.rgb(covering: backend.size.cols, 2 * backend.size.rows)
-        preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
-        needsRedraw = true
         if isFirst {
-            if let fps = source?.info.fps, fps > 0 { send(.sourceFrameRate(fps)) }
+            if let fps = sourceInfo?.fps, fps > 0 { send(.sourceFrameRate(fps)) }
             send(.cameraFirstFrame)
         }
-
-        if let worker {
-            worker.submit(AnalysisJob(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs))
-            for r in worker.takeResults() {
-                if case .success(let a) = r { judge(a) }
-            }
-        } else if let analyzer {
-            if let a = try? analyzer.analyze(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs) {
-                judge(a)
+        if newest {
+            // The preview is at most cols × 2·rows pixels: decode RGB only as large as that
+            // needs (1/8 of 640×480 on an 80×24 terminal).
+            let shown = frame.rgb(covering: backend.size.cols, 2 * backend.size.rows)
+            preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
+            needsRedraw = true
+            if let worker {
+                worker.submit(AnalysisJob(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs))
+                for r in worker.takeResults() {
+                    if case .success(let a) = r { judge(a) }
+                }
+            } else if let analyzer {
+                if let a = try? analyzer.analyze(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs) {
+                    judge(a)
+                }
             }
         }
         if machine.isRecording, let w = writer {
@@ -395,7 +502,6 @@ public final class CaptureRuntime {
                 fail(with: AppError.media(error) ?? .cannotCreateOutput(path: w.path, reason: "\(error)"))
             }
         }
-        return true
     }
 
     func judge(_ a: FrameAnalysis) {
@@ -419,7 +525,7 @@ public final class CaptureRuntime {
             if machine.screen == .capture || modelAnnounced { fast.advance(ms: 5) }
             return
         }
-        _ = pollInput(ms: 10)
+        if let r = reader { r.wait(ms: 10, alsoFD: backend.inputFD) } else { _ = pollInput(ms: 10) }
     }
 
     func pollInput(ms: Int) -> Bool {
@@ -443,9 +549,13 @@ public final class CaptureRuntime {
         let loading = LoadingViewState(stage: machine.loadingStage,
                                        elapsedMs: modelLoadMs == nil ? modelLoadStartMs.map { now - $0 } : nil,
                                        modelLoadMs: modelLoadMs)
-        let view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
+        var view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: loading,
                                    result: resultView())
+        if case .capture(var state) = view, let w = sourceWaitShownSeconds {
+            state.sourceWaitSeconds = w
+            view = .capture(state)
+        }
         let context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
         backend.draw(Screens.render(view, context: context))
     }
@@ -545,35 +655,29 @@ public final class CaptureRuntime {
         }
     }
 
+    /// Starts the reader thread, which opens the source; the machine hears `permissionGranted`
+    /// or `cameraOpened` when it has (`sourceOpened`), or the failure.
     func openSource(afterPermission: Bool) {
-        do {
-            let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.loop,
-                                        camera: CameraOptions(qualities: setup.settings.session.effectiveQualities,
-                                                              targetResolution: setup.targetResolution))
-            source = try FrameSources.open(spec: setup.sourceSpec, options: options)
-            sourceLoopsSeen = 0
-            sourceBaseMs = clock.nowMs()
-            firstFrameTs = nil
-            pacer.reset()
-            send(afterPermission ? .permissionGranted : .cameraOpened)
-        } catch {
-            let e = AppError.media(error) ?? .cameraUnavailable("\(error)")
-            if case .cameraPermissionDenied(let path) = e {
-                failure = e
-                send(.permissionDenied(devicePath: path))
-                if !setup.settings.interactive && exitCode == nil { exitCode = .permissionDenied }
-                return
-            }
-            failure = e
-            send(.cameraFailed(reason: ErrorReport.message(for: e)))
-            if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
-        }
+        closeSource()
+        let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.loop,
+                                    camera: CameraOptions(qualities: setup.settings.session.effectiveQualities,
+                                                          targetResolution: setup.targetResolution))
+        let spec = setup.sourceSpec
+        openingAfterPermission = afterPermission
+        readerOpened = false
+        reader = SourceReader(open: { try FrameSources.open(spec: spec, options: options) }, spec: spec, pace: setup.pace)
     }
 
     func closeSource() {
-        if let s = source { sourceRecord = FrameSources.sourceRecord(of: s, spec: setup.sourceSpec) }
-        source?.close()
-        source = nil
+        if let r = reader {
+            sourceRecord = r.record ?? sourceRecord
+            sourceStats = r.stats
+            r.stop()
+        }
+        reader = nil
+        readerOpened = false
+        sourceWaitingSinceMs = nil
+        sourceWaitShownSeconds = nil
         analyzer?.reset()
         guidance.reset()
         preview = nil
@@ -583,7 +687,7 @@ public final class CaptureRuntime {
         guard let folder, let frame = lastFrame else { return }
         discardRecording()
         do {
-            let fps = source?.info.fps ?? 30
+            let fps = sourceInfo?.fps ?? 30
             writer = try folder.startRecording(format: setup.videoFormat, width: frame.width, height: frame.height,
                                                fps: fps > 0 ? fps : 30)
             let o = setup.settings.options
@@ -652,7 +756,6 @@ public final class CaptureRuntime {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))
             return
         }
-        reportFrameCounts()   // the counts result.json holds; outputSaved stays the last event
         writeManifest(folder: folder, resultPath: resultPath)
     }
 
@@ -660,7 +763,7 @@ public final class CaptureRuntime {
     /// result.json as written), then reports `outputSaved`. If it cannot be written, result.json
     /// goes too, so the failed run leaves no half-documented folder.
     func writeManifest(folder: OutputFolder, resultPath: String) {
-        let record = source.map { FrameSources.sourceRecord(of: $0, spec: setup.sourceSpec) } ?? sourceRecord
+        let record = reader?.record ?? sourceRecord
             ?? SourceRecord(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec), spec: setup.sourceSpec, width: summary?.width ?? 0, height: summary?.height ?? 0,
                             fps: summary?.fps ?? 0)
         let manifestPath: String
@@ -680,10 +783,12 @@ public final class CaptureRuntime {
     }
 
     /// The `frameCounts` event: what the source read, delivered, skipped (by reason) and what
-    /// was analysed. Once per run that opened a source: just before `outputSaved` when the run
-    /// recorded (the counts result.json holds), else when the run ends.
-    func reportFrameCounts() {
-        guard let st = sourceStats, !frameCountsReported else { return }
+    /// was analysed, so far. Written just before each event that ends an attempt
+    /// (`FlowDriver.beforeAttemptEnds`: faceCaptureSuccess, faceCaptureFailed, cancelled) once
+    /// a source was opened, and at the end of a run that ended otherwise.
+    func frameCountsEvent(tMs: Int) -> FlowEvent? {
+        guard let st = reader?.stats ?? sourceStats else { return nil }
+        sourceStats = st
         frameCountsReported = true
         var fields = [EventField("read", .int(st.readFrames)), EventField("delivered", .int(st.deliveredFrames)),
                       EventField("analysed", .int(analysedFrames)), EventField("warned", .int(st.warnedFrames)),
@@ -692,7 +797,13 @@ public final class CaptureRuntime {
             let name = r.rawValue.prefix(1).uppercased() + r.rawValue.dropFirst()
             fields.append(EventField("skipped" + name, .int(st.skipped[r]!)))
         }
-        driver.report(FlowEvent(.frameCounts, tMs: clock.nowMs(), fields: fields))
+        return FlowEvent(.frameCounts, tMs: tMs, fields: fields)
+    }
+
+    /// At the end of a run: `frameCounts` if no attempt-ending event carried it.
+    func reportFrameCounts() {
+        guard !frameCountsReported, let e = frameCountsEvent(tMs: clock.nowMs()) else { return }
+        driver.report(e)
     }
 
     /// result.json's `sourceFrames`: the same counts as the `frameCounts` event, at the time

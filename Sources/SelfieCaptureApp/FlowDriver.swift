@@ -9,6 +9,13 @@ public struct FlowDriver {
     public private(set) var player: KeyScriptPlayer?
     private let log: EventLog?
 
+    /// Called with the event's time just before an event that ends an attempt
+    /// (`endsAttempt`) is written; the event it returns (the runtime's `frameCounts`) is
+    /// written first, so the flow's own last events stay last.
+    public var beforeAttemptEnds: ((Int) -> FlowEvent?)?
+    /// The events that end an attempt: success, failure, or the user cancelling.
+    public static let endsAttempt: Set<EventName> = [.faceCaptureSuccess, .faceCaptureFailed, .cancelled]
+
     public init(machine: CaptureStateMachine, keys: [KeyStep]? = nil, log: EventLog? = nil) {
         self.machine = machine
         self.player = keys.map(KeyScriptPlayer.init(steps:))
@@ -24,6 +31,10 @@ public struct FlowDriver {
         func feed(_ e: Event) {
             for effect in machine.handle(e) {
                 if case .emit(let ev) = effect {
+                    if Self.endsAttempt.contains(ev.name), let summary = beforeAttemptEnds?(ev.tMs) {
+                        log?.write(summary)
+                        player?.observe(summary.name)
+                    }
                     log?.write(ev)
                     player?.observe(ev.name)
                 } else {

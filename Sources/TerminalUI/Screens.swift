@@ -36,6 +36,10 @@ public struct CaptureViewState: Sendable, Equatable {
     public var showStartButton: Bool
     public var recordingDurationMs: Int
     public var inputsToTheRight: Bool
+    /// Whole seconds the source has been silent (no frame), when it has been for at least a
+    /// second (the runtime's `sourceWaitNoticeMs`); while set, "Waiting for the camera… (N s)"
+    /// replaces the hint line (V4L-13, a stalled pipe).
+    public var sourceWaitSeconds: Int? = nil
 
     public init(image: PreviewImage? = nil, mirrored: Bool = true, scaleType: PreviewScaleType = .fill,
                 oval: OvalGeometry = .standard, phase: CapturePhase = .ready, hint: Hint? = nil, isValid: Bool? = nil,
@@ -307,6 +311,9 @@ public enum Screens {
             statusText = c.strings.text("selfie_capture_countdown", [.int(s.countdownRemaining ?? 0)])
         case .recording, .finished:
             hintText = c.strings.text("selfie_capture_recording")
+        }
+        if let w = s.sourceWaitSeconds {
+            hintText = c.strings.text("selfie_capture_waiting_source", [.int(w)])
         }
         if let h = hintText {
             Widgets.hintLine(&canvas, h, rect: frames.hint, style: theme.style(.title, fg: s.isValid == false ? theme.secondary : theme.text))

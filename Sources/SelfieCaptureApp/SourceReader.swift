@@ -1,0 +1,210 @@
+import Camera
+import Evidence
+import Foundation
+import Media
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a frame source on its own thread, so that nothing the source does (a pipe or FIFO that
+/// delivers nothing, a camera whose poll times out, a y4m header that never comes) can block
+/// the runtime loop: keys, `q`, Ctrl-C, the loading screen's counter and `--timeout` keep
+/// working (issue #14 "a stalled source never freezes the screen").
+///
+/// The thread opens the source (`open`), then reads frames into a bounded queue (`capacity`
+/// frames: it waits when the queue is full, so no frame is dropped here; a camera then drops in
+/// its driver as it would with a slow reader). With `--pace realtime` it also paces file
+/// sources to their timestamps (`Pacer`), which used to sleep in the loop.
+///
+/// The thread owns the source: it is the only caller of `nextFrame` and `close`. The loop sees
+/// snapshots (`SourceInfo`, `SourceStats`, `SourceRecord`) that come with the items. `stop()`
+/// asks the thread to close the source and end; a thread blocked in a read that never returns
+/// is left behind (the process exit ends it) rather than closing the descriptor under it.
+///
+/// `wakeFD` is readable while items are queued, for the loop's `poll` beside the terminal.
+final class SourceReader: @unchecked Sendable {
+    /// What the thread reports, in order.
+    enum Item {
+        /// The source opened.
+        case opened(SourceInfo)
+        /// A frame, with the source's pass count (`loops`) after reading it.
+        case frame(VideoFrame, loops: Int)
+        /// A recoverable camera timeout (`CameraError.timeout`, V4L-13): the thread retries.
+        case waiting(Error)
+        /// The source ended (nextFrame returned nil).
+        case ended
+        /// Opening or reading failed for good.
+        case failed(Error)
+    }
+
+    private let lock = NSCondition()
+    private var queue: [Item] = []
+    private var queuedFrames = 0
+    private var stopping = false
+    private var finished = false
+    private var latestStats = SourceStats()
+    private var latestRecord: SourceRecord?
+    private let capacity: Int
+    private var wakePipe: [Int32] = [-1, -1]
+
+    /// Readable while items are queued (a pipe; one byte per wake-up, drained by `take`).
+    var wakeFD: Int32 { wakePipe[0] }
+
+    /// Starts the thread.
+    /// - Parameters:
+    ///   - open: opens the source (on the thread).
+    ///   - spec: the `--source` spec, for the manifest's `SourceRecord`.
+    ///   - pace: `.realtime` paces frames to their timestamps on the thread.
+    ///   - capacity: the most frames queued before the thread waits (default 8: about 0.27 s
+    ///     at 30 fps, enough for a loop turn that drew a large frame).
+    init(open: @escaping () throws -> FrameSource, spec: String, pace: PaceMode, capacity: Int = 8) {
+        self.capacity = max(1, capacity)
+        if pipe(&wakePipe) == 0 {
+            for fd in wakePipe { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        }
+        let opener = UncheckedBox(open)   // called once, on the thread
+        let thread = Thread { [self] in self.run(open: opener.value, spec: spec, pace: pace) }
+        thread.name = "selfie-capture source"
+        thread.start()
+    }
+
+    deinit {
+        for fd in wakePipe where fd >= 0 { Glibc.close(fd) }
+    }
+
+    /// The source's counts after the last frame the thread read.
+    var stats: SourceStats { lock.lock(); defer { lock.unlock() }; return latestStats }
+    /// The source as the manifest describes it (camera facts included), as of the last frame.
+    var record: SourceRecord? { lock.lock(); defer { lock.unlock() }; return latestRecord }
+
+    /// The queued items, oldest first, without waiting; at most `maxFrames` frames (the items
+    /// after the last frame taken stay queued).
+    func take(maxFrames: Int = .max) -> [Item] {
+        drainWake()   // first: a byte written after this stays, so a later post still wakes the loop
+        lock.lock()
+        var out: [Item] = []
+        var frames = 0
+        while !queue.isEmpty {
+            if case .frame = queue[0] {
+                if frames >= maxFrames { break }
+                frames += 1
+                queuedFrames -= 1
+            }
+            out.append(queue.removeFirst())
+        }
+        if !out.isEmpty { lock.signal() }
+        let left = !queue.isEmpty
+        lock.unlock()
+        if left { var b: UInt8 = 1; _ = Glibc.write(wakePipe[1], &b, 1) }
+        return out
+    }
+
+    /// Waits at most `ms` for an item (or until `alsoFD`, e.g. the terminal, is readable).
+    /// - Returns: true when an item is queued.
+    @discardableResult
+    func wait(ms: Int, alsoFD: Int32? = nil) -> Bool {
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        if let a = alsoFD { fds.append(pollfd(fd: a, events: Int16(POLLIN), revents: 0)) }
+        _ = poll(&fds, nfds_t(fds.count), Int32(max(0, ms)))
+        lock.lock(); defer { lock.unlock() }
+        return !queue.isEmpty
+    }
+
+    /// Asks the thread to close the source and end. Does not wait for a read in progress.
+    func stop() {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Waits at most `ms` for the thread to close the source.
+    func waitFinished(ms: Int) {
+        let deadline = Date(timeIntervalSinceNow: Double(ms) / 1000)
+        lock.lock()
+        while !finished && lock.wait(until: deadline) {}
+        lock.unlock()
+    }
+
+    /// True once the thread has closed the source (after `stop`, an end or a failure).
+    var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return finished }
+
+    // MARK: the thread
+
+    private func run(open: () throws -> FrameSource, spec: String, pace: PaceMode) {
+        let source: FrameSource
+        do { source = try open() } catch {
+            post(.failed(error))
+            markFinished()
+            return
+        }
+        let pacer = Pacer(mode: pace, clock: SystemClock())
+        lock.lock()
+        latestRecord = FrameSources.sourceRecord(of: source, spec: spec)
+        lock.unlock()
+        post(.opened(source.info))
+        var loopsSeen = 0
+        while !isStopping {
+            do {
+                guard let f = try source.nextFrame() else {
+                    update(source, spec: spec)
+                    post(.ended)
+                    break
+                }
+                if source.loops != loopsSeen { loopsSeen = source.loops; pacer.reset() }
+                pacer.release(timestampMs: f.timestampMs)
+                update(source, spec: spec)
+                post(.frame(f, loops: source.loops))
+            } catch let e as CameraError {
+                update(source, spec: spec)
+                if case .timeout = e { post(.waiting(e)); continue }
+                post(.failed(e))
+                break
+            } catch {
+                update(source, spec: spec)
+                post(.failed(error))
+                break
+            }
+        }
+        source.close()
+        markFinished()
+    }
+
+    private var isStopping: Bool { lock.lock(); defer { lock.unlock() }; return stopping }
+
+    private func update(_ source: FrameSource, spec: String) {
+        let st = source.stats
+        let rec = FrameSources.sourceRecord(of: source, spec: spec)
+        lock.lock()
+        latestStats = st
+        latestRecord = rec
+        lock.unlock()
+    }
+
+    /// Queues `item`; a frame waits while `capacity` frames are queued (unless stopping).
+    private func post(_ item: Item) {
+        lock.lock()
+        if case .frame = item {
+            while queuedFrames >= capacity && !stopping { lock.wait() }
+            if stopping { lock.unlock(); return }
+            queuedFrames += 1
+        }
+        queue.append(item)
+        lock.unlock()
+        var b: UInt8 = 1
+        _ = Glibc.write(wakePipe[1], &b, 1)
+    }
+
+    private func markFinished() {
+        lock.lock()
+        finished = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    private func drainWake() {
+        var buf = [UInt8](repeating: 0, count: 64)
+        while buf.withUnsafeMutableBytes({ Glibc.read(wakePipe[0], $0.baseAddress, 64) }) > 0 {}
+    }
+}
