@@ -839,6 +839,12 @@ public final class CaptureRuntime {
             }
             previousHandlers[s] = old
         }
+        // A parent may start us with these blocked (a test runner's thread, some supervisors):
+        // Ctrl-C must still end the run (issue #14: q and Ctrl-C act within 200 ms).
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     static func removeInterruptHandlers() {

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue #14 "sources and the screen": README's pipe command in a real terminal, and sources
+/// that deliver nothing. The source is read on its own thread (`SourceReader`), so keys, signals,
+/// the screen and `--timeout` never wait for it.
+@Suite(.serialized) struct SourceStallTests {
+    static let bin = Harness.binary
+    static let ffmpeg = Harness.tool("ffmpeg")
+    static let clip = TestSupport.shared("media/approach.avi")
+
+    /// README: `ffmpeg -nostdin -i clip -f yuv4mpegpipe - | selfie-capture --source -` in a
+    /// terminal. stdin is the video, so keys come from /dev/tty: Enter, Enter, s reach a recording.
+    @Test(.enabled(if: TmuxSession.tmux != nil && bin != nil && ffmpeg != nil && clip != nil,
+                   "needs tmux, ffmpeg, the built binary and ../shared/media/approach.avi"))
+    func pipeCommandInATerminalRecords() throws {
+        let bin = try #require(Self.bin), ff = try #require(Self.ffmpeg), src = try #require(Self.clip)
+        let dir = Harness.tempDir("sc-pipe")
+        let t = try TmuxSession(cols: 100, rows: 30)
+        defer { t.kill() }
+        try t.type("'\(ff)' -v error -nostdin -i '\(src)' -f yuv4mpegpipe - | '\(bin)' --source - --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
+        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "instructionsShown") }, "screen: \(t.dump())")
+        try t.keys("Enter")
+        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraPermissionShown") }, "screen: \(t.dump())")
+        try t.keys("Enter")
+        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraReady") }, "screen: \(t.dump())")
+        try t.keys("s")
+        #expect(t.waitUntil(120) { eventLogContains(dir + "/ev.jsonl", "outputSaved") }, "screen: \(t.dump())")
+        try t.keys("q")
+        #expect(try t.waitFor("EXIT=0"), "screen: \(t.dump())")
+        #expect(FileManager.default.fileExists(atPath: dir + "/out/video.avi"))
+    }
+
+    /// A FIFO that sends a y4m header and one frame, then nothing (its writer stays open): the
+    /// run is not frozen. `--timeout` fires on time, and SIGINT ends it with 130 at once,
+    /// although the read never returns.
+    @Test(.enabled(if: bin != nil, "needs the built binary"), arguments: ["timeout", "sigint"])
+    func stalledFIFO(ending: String) throws {
+        let bin = try #require(Self.bin)
+        let dir = Harness.tempDir("sc-fifo")
+        let fifo = dir + "/stall.y4m"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The writer: header and one 8×8 mono frame, then hold the FIFO open without writing.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "{ printf 'YUV4MPEG2 W8 H8 F15:1 Cmono\\nFRAME\\n'; head -c 64 /dev/zero; sleep 60; } > '\(fifo)'"]
+        try writer.run()
+        defer { writer.terminate() }
+        let app = Process()
+        app.executableURL = URL(fileURLWithPath: bin)
+        app.arguments = ["--source", fifo, "--renderer", "null", "--pace", "realtime", "--no-instructions", "--camera-consent",
+                         "--no-start-button", "--output", dir + "/out", "--events", dir + "/ev.jsonl"]
+            + (ending == "timeout" ? ["--timeout", "2"] : [])
+        let err = Pipe()
+        app.standardError = err
+        app.standardOutput = FileHandle.nullDevice
+        let started = Date()
+        try app.run()
+        if ending == "sigint" {
+            // Once the one frame arrived (the capture screen is up), interrupt the stalled run.
+            let seen = Date(timeIntervalSinceNow: 30)
+            while Date() < seen && !eventLogContains(dir + "/ev.jsonl", "cameraReady") { usleep(20_000) }
+            kill(app.processIdentifier, SIGINT)
+        }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while app.isRunning && Date() < deadline { usleep(20_000) }
+        let stillRunning = app.isRunning
+        if stillRunning { app.terminate() }
+        app.waitUntilExit()
+        #expect(!stillRunning, "the run froze on a stalled source")
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if ending == "timeout" {
+            #expect(app.terminationStatus == 75, "\(text)")
+            #expect(text.contains("timed out after 2 s"), "\(text)")
+            // The timeout is the run's: it fired after about 2 s, not after the 60 s stall.
+            #expect(Date().timeIntervalSince(started) < 20)
+        } else {
+            #expect(app.terminationStatus == 130, "\(text)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out"), "no output folder left")
+    }
+}
