@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
         .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
-        .testTarget(name: "CameraTests", dependencies: ["Camera", "CaptureFlow", "Evidence", "TestSupport"]),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "CaptureFlow", "Evidence", "SelfieCaptureApp", "TestSupport"]),
         .testTarget(name: "EvidenceTests", dependencies: ["Digest", "Evidence", "TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),

@@ -76,12 +76,33 @@ public struct FormatChoice: Sendable, Equatable {
 /// 3. Fallback when nothing matches: the preferred format's size whose height is closest to the
 ///    first quality's height (ties → the smaller), or its largest size.
 /// 4. Rate: the highest offered ≤ `maxFPS` (30), else the lowest offered.
+/// 5. Small sizes prefer YUYV (bug report V4L-12: "prefer MJPEG for large sizes, YUYV for
+///    small"): when MJPEG won and a native YUYV mode of the same size offers at least the same
+///    rate within `yuyvBytesPerSecondLimit`, YUYV is taken: uncompressed frames, no camera JPEG
+///    artefacts, and MJPEG buys nothing there since the raw stream fits the USB link.
 public enum FormatNegotiation {
+    /// The most raw bytes per second taken as YUYV: 24 576 000, USB 2.0's high-bandwidth
+    /// isochronous limit for one endpoint (3 × 1024 bytes per 125 µs microframe, USB 2.0
+    /// §5.6.4). 640×480 YUYV at 30 fps is 18.4 MB/s (fits); 1280×720 at 30 fps, 55 MB/s, does not.
+    public static let yuyvBytesPerSecondLimit = 24_576_000.0
+
     /// The FourCCs we can turn into RGB, best first.
     public static let preference: [FourCC] = [.mjpeg, .jpeg, .yuyv, .nv12, .i420, .rgb24, .bgr24, .grey]
 
     public static func choose(from formats: [FormatModes], qualities: [VideoQuality], target: TargetResolution? = nil,
                               maxFPS: Double = 30) -> FormatChoice? {
+        guard let c = chooseByPreference(from: formats, qualities: qualities, target: target, maxFPS: maxFPS) else { return nil }
+        guard c.fourcc == .mjpeg || c.fourcc == .jpeg,
+              let yuyv = formats.first(where: { $0.fourcc == .yuyv && !$0.emulated }),
+              let s = yuyv.sizes.first(where: { $0.size == c.size }) else { return c }
+        let rate = s.fps.filter { $0 <= maxFPS + 0.01 }.max() ?? s.fps.min()
+        guard let r = rate, r + 0.01 >= (c.fps ?? 0),
+              Double(c.size.width * c.size.height * 2) * r <= yuyvBytesPerSecondLimit else { return c }
+        return FormatChoice(fourcc: .yuyv, size: c.size, fps: r, reason: c.reason + ", YUYV at a small size")
+    }
+
+    static func chooseByPreference(from formats: [FormatModes], qualities: [VideoQuality], target: TargetResolution?,
+                                   maxFPS: Double) -> FormatChoice? {
         let usable = formats.filter { f in preference.contains(f.fourcc) && !f.sizes.isEmpty }
             .sorted { a, b in
                 let ia = preference.firstIndex(of: a.fourcc) ?? 99, ib = preference.firstIndex(of: b.fourcc) ?? 99

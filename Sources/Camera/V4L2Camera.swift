@@ -23,6 +23,9 @@ public enum CameraError: Error, Equatable, Sendable {
     /// No frame arrived within the poll timeout. Recoverable: calling `nextFrame()` again waits
     /// again (bug report V4L-13).
     case timeout(path: String, ms: Int)
+    /// No frame for `ms` although streaming was restarted (`CameraOptions.maxStreamRestarts`
+    /// times): the camera is streaming nothing (exit 69, bug report V4L-13).
+    case noFrames(path: String, ms: Int)
     /// Any other failing call, with its name and errno (exit 69).
     case system(path: String, V4L2Error)
 
@@ -31,7 +34,7 @@ public enum CameraError: Error, Equatable, Sendable {
         switch self {
         case .notFound: return 66
         case .permissionDenied: return 77
-        case .busy, .unsupported, .disconnected, .timeout, .system: return 69
+        case .busy, .unsupported, .disconnected, .timeout, .noFrames, .system: return 69
         }
     }
 }
@@ -63,18 +66,29 @@ public struct CameraOptions {
     public var bufferCount: Int
     /// How long `nextFrame` waits in `poll` before `CameraError.timeout` (2 s, issue #4).
     public var pollTimeoutMs: Int
-    /// Consecutive EIO results from DQBUF tolerated (skipped and counted, V4L-14) before the
-    /// camera is declared disconnected.
+    /// Consecutive EIO results from DQBUF tolerated (skipped and counted, V4L-14) before
+    /// streaming is restarted.
     public var maxConsecutiveEIO: Int
+    /// Consecutive poll timeouts before streaming is restarted (STREAMOFF, re-queue every
+    /// buffer, STREAMON; V4L-13, as ustreamer does): 2, i.e. 4 s without a frame at the 2 s
+    /// poll timeout (a webcam sends 15–30 frames a second; its auto-exposure can slow it to
+    /// 5 fps in the dark, still far under 4 s).
+    public var timeoutsBeforeRestart: Int
+    /// Restarts tried within one stall (timeouts or EIO) before giving up
+    /// (`CameraError.noFrames`, or `.disconnected` for EIO): 2, so a dead stream is
+    /// reported after about 12 s (3 × 2 timeouts × 2 s).
+    public var maxStreamRestarts: Int
     public var system: V4L2System
     /// Clock for timestamps when the driver gives none.
     public var clock: MediaClock
 
     public init(qualities: [VideoQuality] = [.hd, .sd, .highest], targetResolution: TargetResolution? = nil,
                 maxFPS: Double = 30, bufferCount: Int = 4, pollTimeoutMs: Int = 2000, maxConsecutiveEIO: Int = 3,
+                timeoutsBeforeRestart: Int = 2, maxStreamRestarts: Int = 2,
                 system: V4L2System = LibV4L2System(), clock: MediaClock = SystemClock()) {
         self.qualities = qualities; self.targetResolution = targetResolution; self.maxFPS = maxFPS
         self.bufferCount = bufferCount; self.pollTimeoutMs = pollTimeoutMs; self.maxConsecutiveEIO = maxConsecutiveEIO
+        self.timeoutsBeforeRestart = max(1, timeoutsBeforeRestart); self.maxStreamRestarts = max(0, maxStreamRestarts)
         self.system = system; self.clock = clock
     }
 }
@@ -231,6 +245,13 @@ public final class V4L2CameraSource: FrameSource {
     private var lastDeliveredUs = 0
     private var deliveredSinceFirst = 0
     private var consecutiveEIO = 0
+    private var consecutiveTimeouts = 0
+    private var restartsThisStall = 0
+    /// Times streaming was restarted (STREAMOFF/STREAMON) over the session (V4L-13/14).
+    public private(set) var streamRestarts = 0
+    /// Things the operator should know that do not stop the capture (V4L-08: fewer than 2
+    /// buffers granted).
+    public private(set) var warnings: [String] = []
     private var decoder: JPEGFrameDecoder
 
     /// Opens and starts streaming.
@@ -312,6 +333,11 @@ public final class V4L2CameraSource: FrameSource {
         guard req.count >= 1 else {
             throw CameraError.unsupported(path: device.path, reason: "driver granted no capture buffers")
         }
+        if req.count < 2 {
+            // V4L-08: accepted, but with one buffer the driver has nowhere to capture while we
+            // hold it, so frames are dropped.
+            warnings.append("\(device.path): the driver granted \(req.count) capture buffer of \(max(1, options.bufferCount)) asked; frames will be dropped while one is processed")
+        }
         for i in 0..<req.count {
             var buf = v4l2_buffer()
             buf.index = i
@@ -335,6 +361,41 @@ public final class V4L2CameraSource: FrameSource {
         streaming = true
     }
 
+    /// A poll timeout (V4L-13): recoverable (`CameraError.timeout`); every
+    /// `timeoutsBeforeRestart`-th in a row restarts streaming first, and once
+    /// `maxStreamRestarts` restarts brought nothing, `CameraError.noFrames`.
+    private func timedOut() throws -> Never {
+        consecutiveTimeouts += 1
+        if consecutiveTimeouts % options.timeoutsBeforeRestart == 0 {
+            guard restartsThisStall < options.maxStreamRestarts else {
+                throw CameraError.noFrames(path: device.path, ms: consecutiveTimeouts * options.pollTimeoutMs)
+            }
+            do { try restartStreaming() } catch let e as V4L2Error {
+                throw e.errno == ENODEV ? CameraError.disconnected(path: device.path) : CameraError.system(path: device.path, e)
+            }
+        }
+        throw CameraError.timeout(path: device.path, ms: options.pollTimeoutMs)
+    }
+
+    /// STREAMOFF (which returns every buffer to us), QBUF each buffer again, STREAMON: the
+    /// recovery the V4L2 spec allows without reopening the device (V4L-13/14).
+    private func restartStreaming() throws {
+        restartsThisStall += 1
+        streamRestarts += 1
+        var type = Int32(bitPattern: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
+        try device.ioctl("VIDIOC_STREAMOFF", CV4L2_VIDIOC_STREAMOFF, &type)
+        streaming = false
+        for i in 0..<buffers.count {
+            var buf = v4l2_buffer()
+            buf.index = UInt32(i)
+            buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            buf.memory = CV4L2_MEMORY_MMAP
+            try device.ioctl("VIDIOC_QBUF", CV4L2_VIDIOC_QBUF, &buf)
+        }
+        try device.ioctl("VIDIOC_STREAMON", CV4L2_VIDIOC_STREAMON, &type)
+        streaming = true
+    }
+
     /// The file descriptor to poll from a run loop (readable when a frame is ready).
     public var fileDescriptor: Int32 { device.fd }
 
@@ -353,7 +414,7 @@ public final class V4L2CameraSource: FrameSource {
                 if e == EINTR { continue }
                 throw CameraError.system(path: path, .poll(errno: e))
             }
-            if r == 0 { throw CameraError.timeout(path: path, ms: options.pollTimeoutMs) }
+            if r == 0 { try timedOut() }
             if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && revents & Int16(POLLIN) == 0 {
                 throw CameraError.disconnected(path: path)
             }
@@ -365,18 +426,26 @@ public final class V4L2CameraSource: FrameSource {
             } catch let e as V4L2Error {
                 switch e.errno {
                 case EAGAIN:
-                    if options.clock.nowMs() >= deadline { throw CameraError.timeout(path: path, ms: options.pollTimeoutMs) }
+                    if options.clock.nowMs() >= deadline { try timedOut() }
                     continue
                 case EIO:
+                    // V4L-14: the spec lets EIO be ignored; a run of them restarts streaming,
+                    // and only a run that survives the restarts ends the capture.
                     consecutiveEIO += 1
                     ownStats.skip(.deviceError)
-                    if consecutiveEIO >= options.maxConsecutiveEIO { throw CameraError.disconnected(path: path) }
+                    if consecutiveEIO >= options.maxConsecutiveEIO {
+                        guard restartsThisStall < options.maxStreamRestarts else { throw CameraError.disconnected(path: path) }
+                        consecutiveEIO = 0
+                        try restartStreaming()
+                    }
                     continue
                 case ENODEV: throw CameraError.disconnected(path: path)
                 default: throw CameraError.system(path: path, e)
                 }
             }
             consecutiveEIO = 0
+            consecutiveTimeouts = 0
+            restartsThisStall = 0
             let frame = convert(buf)
             var q = buf
             do {
@@ -409,10 +478,12 @@ public final class V4L2CameraSource: FrameSource {
             return VideoFrame(index: delivered, timestampMs: t, jpeg: d.jpeg, gray: d.image)
         case .yuyv:
             rgb = PixelConvert.yuyvToRGB(bytes[...], width: w, height: h, bytesPerLine: bytesPerLine > 0 ? bytesPerLine : nil)
-        case .nv12:
-            rgb = PixelConvert.nv12ToRGB(bytes[...], width: w, height: h)
-        case .i420:
-            rgb = PixelConvert.i420ToRGB(bytes[...], width: w, height: h)
+        case .nv12, .i420:
+            // Rows `bytesperline` apart (V4L-07), packed before converting.
+            let nv12 = granted.fourcc == .nv12
+            rgb = PixelConvert.unpad420(bytes[...], width: w, height: h, bytesPerLine: bytesPerLine, nv12: nv12).flatMap {
+                nv12 ? PixelConvert.nv12ToRGB($0[...], width: w, height: h) : PixelConvert.i420ToRGB($0[...], width: w, height: h)
+            }
         case .rgb24, .bgr24:
             let bpl = bytesPerLine > 0 ? bytesPerLine : 3 * w
             if bytes.count >= bpl * (h - 1) + 3 * w {
@@ -422,7 +493,8 @@ public final class V4L2CameraSource: FrameSource {
                 rgb = Image(width: w, height: h, layout: .rgb, pixels: px)
             } else { rgb = nil }
         case .grey:
-            rgb = bytes.count >= w * h ? PixelConvert.rgb(Image(width: w, height: h, layout: .gray, pixels: Array(bytes.prefix(w * h)))) : nil
+            rgb = PixelConvert.unpad(bytes[...], rowBytes: w, stride: max(bytesPerLine, w), rows: h)
+                .map { PixelConvert.rgb(Image(width: w, height: h, layout: .gray, pixels: $0)) }
         default:
             rgb = nil
         }
@@ -502,7 +574,7 @@ extension V4L2Devices {
                 case .notFound(let p): out += "\(p): no such device\n"
                 case .unsupported(let p, let r): out += "\(p): \(r)\n"
                 case .disconnected(let p): out += "\(p): disconnected\n"
-                case .timeout(let p, _): out += "\(p): no response\n"
+                case .timeout(let p, _), .noFrames(let p, _): out += "\(p): no response\n"
                 case .system(let p, let err): out += "\(p): \(err)\n"
                 }
             case .success(let d):

@@ -89,6 +89,40 @@ public enum PixelConvert {
         return Image(width: width, height: height, layout: .rgb, pixels: out)
     }
 
+    /// `rows` rows of `rowBytes` bytes stored `stride` bytes apart (a driver's `bytesperline`
+    /// padding, bug report V4L-07) packed tight; nil when `data` is too short or `stride` is
+    /// smaller than a row.
+    public static func unpad(_ data: ArraySlice<UInt8>, rowBytes: Int, stride: Int, rows: Int) -> [UInt8]? {
+        guard rowBytes > 0, rows > 0, stride >= rowBytes, data.count >= stride * (rows - 1) + rowBytes else { return nil }
+        if stride == rowBytes { return Array(data.prefix(rowBytes * rows)) }
+        var out = [UInt8]()
+        out.reserveCapacity(rowBytes * rows)
+        let base = data.startIndex
+        for r in 0..<rows { out += data[(base + r * stride)..<(base + r * stride + rowBytes)] }
+        return out
+    }
+
+    /// A single-planar 4:2:0 V4L2 buffer (`NV12` or `YU12`) with rows `bytesPerLine` apart
+    /// (chroma rows `bytesPerLine` for NV12's interleaved plane, `bytesPerLine / 2` for YU12's
+    /// planes, as the V4L2 pixel-format pages define them), packed tight for `nv12ToRGB` /
+    /// `i420ToRGB`. nil when short.
+    public static func unpad420(_ data: ArraySlice<UInt8>, width: Int, height: Int, bytesPerLine: Int, nv12: Bool) -> [UInt8]? {
+        let cw = (width + 1) / 2, ch = (height + 1) / 2
+        let bpl = max(bytesPerLine, width)
+        guard let y = unpad(data, rowBytes: width, stride: bpl, rows: height) else { return nil }
+        let c0 = data.startIndex + bpl * height
+        guard c0 <= data.endIndex else { return nil }
+        if nv12 {
+            guard let uv = unpad(data[c0...], rowBytes: 2 * cw, stride: bpl, rows: ch) else { return nil }
+            return y + uv
+        }
+        let cbpl = max(bpl / 2, cw)
+        let c1 = c0 + cbpl * ch
+        guard c1 <= data.endIndex, let u = unpad(data[c0...], rowBytes: cw, stride: cbpl, rows: ch),
+              let v = unpad(data[c1...], rowBytes: cw, stride: cbpl, rows: ch) else { return nil }
+        return y + u + v
+    }
+
     /// I420 (YUV 4:2:0 planar, V4L2 `YU12`) → RGB.
     public static func i420ToRGB(_ data: ArraySlice<UInt8>, width: Int, height: Int, fullRange: Bool = false) -> Image? {
         planarYUVToRGB(data, width: width, height: height, subX: 1, subY: 1, fullRange: fullRange)

@@ -45,6 +45,9 @@ public struct CaptureSetup {
     /// The wall clock for manifest.json's `startedAt`/`endedAt` (UTC). The run's own clock
     /// (`MediaClock`) counts from 0 with `--pace fast`; tests pin this one.
     public var wallClock: @Sendable () -> Date = { Date() }
+    /// The V4L2 calls a camera source makes (the real libv4l2 when nil); tests put a fake
+    /// device here to exercise the runtime's camera fault handling.
+    public var cameraSystem: (any V4L2System)?
 
     /// Unattended: nobody can press a key (no terminal input and no `--keys`). Instructions and
     /// the permission screen are skipped (as with `--no-instructions --camera-consent`) and the

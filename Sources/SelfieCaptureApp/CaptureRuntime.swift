@@ -61,6 +61,8 @@ public final class CaptureRuntime {
     var sourceWaitShownSeconds: Int?
     /// Consecutive camera poll timeouts reported by the reader.
     var cameraTimeouts = 0
+    /// The source's warnings, printed on stderr once the screen is restored.
+    var sourceWarnings: [String] = []
     /// The source's `loops` count already reported to the machine (`sourceLooped`).
     var sourceLoopsSeen = 0
     var sourceBaseMs = 0
@@ -165,6 +167,7 @@ public final class CaptureRuntime {
         reportFrameCounts()
         backend.end()
         let code = exitCode ?? .ok
+        for w in sourceWarnings { setup.console.err("selfie-capture: warning: \(w)\n") }
         if let st = sourceStats, st.skippedFrames > 0 {
             setup.console.err("selfie-capture: note: \(st.skippedSummary) of \(st.readFrames) frames read from \(setup.sourceSpec)\n")
         }
@@ -424,6 +427,7 @@ public final class CaptureRuntime {
     /// The source opened on the reader thread: the machine hears of it now.
     func sourceOpened(_ info: SourceInfo) {
         readerOpened = true
+        sourceWarnings += reader?.warnings ?? []
         sourceInfo = info
         sourceLoopsSeen = 0
         sourceBaseMs = clock.nowMs()
@@ -659,9 +663,9 @@ public final class CaptureRuntime {
     /// or `cameraOpened` when it has (`sourceOpened`), or the failure.
     func openSource(afterPermission: Bool) {
         closeSource()
-        let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.loop,
-                                    camera: CameraOptions(qualities: setup.settings.session.effectiveQualities,
-                                                          targetResolution: setup.targetResolution))
+        var camera = CameraOptions(qualities: setup.settings.session.effectiveQualities, targetResolution: setup.targetResolution)
+        if let system = setup.cameraSystem { camera.system = system }
+        let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.loop, camera: camera)
         let spec = setup.sourceSpec
         openingAfterPermission = afterPermission
         readerOpened = false
@@ -750,7 +754,7 @@ public final class CaptureRuntime {
         }
         let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
                                      recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup,
-                                     sourceFrames: sourceFramesJSON)
+                                     sourceFrames: sourceFramesJSON, sourceRecord: reader?.record ?? sourceRecord)
         let resultPath: String
         do { resultPath = try folder.write(Array(json.utf8), to: Manifest.resultFileName) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))

@@ -34,6 +34,8 @@ extension AppError {
             case .unsupported(let p, let r): return .cameraUnavailable("\(p): \(r)")
             case .disconnected(let p): return .cameraUnavailable("camera \(p) was disconnected")
             case .timeout(let p, let ms): return .cameraUnavailable("camera \(p) sent no frame for \(ms) ms")
+            case .noFrames(let p, let ms):
+                return .cameraUnavailable("camera \(p) sent no frame for \(ms / 1000) s, even after restarting its stream; unplug and replug it, or check `selfie-capture devices`")
             case .system(let p, let v):
                 let call: String
                 switch v {

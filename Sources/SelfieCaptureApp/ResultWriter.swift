@@ -22,7 +22,7 @@ import Media
 enum ResultWriter {
     static func json(summary s: VideoSummary, folder: OutputFolder, collected: [FrameCollector.Collected],
                      recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup,
-                     sourceFrames: [String: Any] = [:]) -> String {
+                     sourceFrames: [String: Any] = [:], sourceRecord: SourceRecord? = nil) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
             "manifest": folder.file(Manifest.fileName),
@@ -64,7 +64,11 @@ enum ResultWriter {
         root["settings"] = settings(setup)
         // What the source read over the run (JPG-03..06: nothing dropped silently).
         root["sourceFrames"] = sourceFrames
-        root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
+        var source: [String: Any] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
+        // A camera's frame rate as measured from its buffer timestamps (V4L-12: the rate it
+        // really delivered, which USB bandwidth or low light can hold below the asked one).
+        if let fps = sourceRecord?.camera?.measuredFps { source["measuredFps"] = fps }
+        root["source"] = source
         // Which rule placed the stills, and how many were asked for and collected.
         root["collection"] = ["rule": plan?.rule.rawValue ?? "mobai", "asked": setup.settings.options.numberOfFrameToCollect,
                               "collected": collected.count, "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]

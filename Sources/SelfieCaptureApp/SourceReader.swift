@@ -45,6 +45,7 @@ final class SourceReader: @unchecked Sendable {
     private var finished = false
     private var latestStats = SourceStats()
     private var latestRecord: SourceRecord?
+    private var openWarnings: [String] = []
     private let capacity: Int
     private var wakePipe: [Int32] = [-1, -1]
 
@@ -119,6 +120,9 @@ final class SourceReader: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// What the source warned about on opening (V4L-08: fewer than 2 buffers granted).
+    var warnings: [String] { lock.lock(); defer { lock.unlock() }; return openWarnings }
+
     /// Waits at most `ms` for the thread to close the source.
     func waitFinished(ms: Int) {
         let deadline = Date(timeIntervalSinceNow: Double(ms) / 1000)
@@ -142,6 +146,7 @@ final class SourceReader: @unchecked Sendable {
         let pacer = Pacer(mode: pace, clock: SystemClock())
         lock.lock()
         latestRecord = FrameSources.sourceRecord(of: source, spec: spec)
+        openWarnings = (source as? V4L2CameraSource)?.warnings ?? []
         lock.unlock()
         post(.opened(source.info))
         var loopsSeen = 0

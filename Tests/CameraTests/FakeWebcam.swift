@@ -17,6 +17,8 @@ final class FakeWebcam: V4L2System {
     /// Driver's answer to S_FMT (default: grants what was asked).
     var adjust: (FourCC, Int, Int) -> (FourCC, Int, Int) = { ($0, $1, $2) }
     var grantedBuffers = 4
+    /// Bytes a driver adds at the end of each row (`bytesperline` = natural + padding; V4L-07).
+    var padding = 0
     /// Payloads delivered in order by DQBUF (optionally with a bytesused override).
     var frames: [(bytes: [UInt8], bytesUsed: Int?)] = []
     /// Poll script consumed per call; when empty: ready if frames remain, else timeout.
@@ -106,11 +108,14 @@ final class FakeWebcam: V4L2System {
     }
 
     static func bytesPerLine(_ f: FourCC, _ w: Int) -> Int { f == .yuyv ? 2 * w : (f == .rgb24 ? 3 * w : (f == .mjpeg ? 0 : w)) }
-    static func imageSize(_ f: FourCC, _ w: Int, _ h: Int) -> Int {
+    static func imageSize(_ f: FourCC, _ w: Int, _ h: Int, bytesPerLine bpl: Int = 0) -> Int {
+        let ch = (h + 1) / 2
         switch f {
-        case .yuyv: return 2 * w * h
-        case .nv12, .i420: return w * h * 3 / 2
-        case .rgb24: return 3 * w * h
+        case .yuyv: return max(bpl, 2 * w) * h
+        case .nv12: return max(bpl, w) * (h + ch)
+        case .i420: return max(bpl, w) * h + 2 * (max(bpl, w) / 2) * ch
+        case .rgb24: return max(bpl, 3 * w) * h
+        case .grey: return max(bpl, w) * h
         default: return max(w * h, 65536)
         }
     }
@@ -164,8 +169,10 @@ final class FakeWebcam: V4L2System {
             f.pointee.fmt.pix.pixelformat = granted.0.code
             f.pointee.fmt.pix.width = UInt32(granted.1)
             f.pointee.fmt.pix.height = UInt32(granted.2)
-            f.pointee.fmt.pix.bytesperline = UInt32(Self.bytesPerLine(granted.0, granted.1))
-            bufferLength = Self.imageSize(granted.0, granted.1, granted.2)
+            let natural = Self.bytesPerLine(granted.0, granted.1)
+            let bpl = natural > 0 ? natural + padding : 0
+            f.pointee.fmt.pix.bytesperline = UInt32(bpl)
+            bufferLength = Self.imageSize(granted.0, granted.1, granted.2, bytesPerLine: bpl)
             f.pointee.fmt.pix.sizeimage = UInt32(bufferLength)
             return 0
         case CV4L2_VIDIOC_S_PARM:

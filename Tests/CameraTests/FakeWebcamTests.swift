@@ -220,6 +220,7 @@ import Glibc
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.approach!)))
         let idx = try AVIParser.parse(bytes)
         let fake = Self.webcam()
+        fake.formats = fake.formats.filter { $0.fourcc == .mjpeg }   // the payloads are JPEG
         fake.frames = idx.chunks.prefix(3).map { (Array(bytes[$0.range]), nil) }
         let cam = try V4L2CameraSource(path: "/dev/video0", options: Self.options(fake, [.sd]))
         let avi = try AVIFileSource(path: Self.approach!)
