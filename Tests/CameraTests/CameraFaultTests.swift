@@ -168,3 +168,38 @@ import Glibc
         #expect(abs(fps - 30) < 0.5, "\(fps)")
     }
 }
+
+/// The remaining V4L rows, named by id.
+@Suite struct CameraRowTests {
+    typealias T = FakeWebcamTests
+
+    @Test("V4L-09: the format is set before any buffer is requested, and never while streaming (restarts included)")
+    func formatBeforeBuffers() throws {
+        let fake = T.webcam()
+        fake.formats = [.init(fourcc: .mjpeg, sizes: [(64, 48, [30])])]
+        fake.frames = try T.mjpegFrames(3)
+        fake.polls = [.timeout, .timeout]
+        let cam = try V4L2CameraSource(path: "/dev/video0", options: T.options(fake, [.lowest]))
+        for _ in 0..<2 { _ = try? cam.nextFrame() }   // two timeouts: a restart
+        _ = try cam.nextFrame()
+        cam.close()
+        let log = fake.log
+        let sFmt = try #require(log.firstIndex(of: "VIDIOC_S_FMT"))
+        #expect(log.filter { $0 == "VIDIOC_S_FMT" }.count == 1)
+        #expect(sFmt < (log.firstIndex(of: "VIDIOC_REQBUFS") ?? -1) && sFmt < (log.firstIndex(of: "VIDIOC_STREAMON") ?? -1))
+        #expect(cam.streamRestarts == 1)
+    }
+
+    @Test("V4L-03: ENODEV ends the session at once: no retry loop (one DQBUF after the unplug), exit 69")
+    func enodevIsTerminal() throws {
+        let fake = T.webcam()
+        fake.formats = [.init(fourcc: .mjpeg, sizes: [(64, 48, [30])])]
+        fake.frames = try T.mjpegFrames(20)
+        fake.failures = ["VIDIOC_DQBUF": (ENODEV, 3, 1000)]
+        let cam = try V4L2CameraSource(path: "/dev/video0", options: T.options(fake, [.lowest]))
+        for _ in 0..<3 { #expect(try cam.nextFrame() != nil) }
+        #expect(throws: CameraError.disconnected(path: "/dev/video0")) { try cam.nextFrame() }
+        #expect(fake.calls["VIDIOC_DQBUF"] == 4)
+        #expect(CameraError.disconnected(path: "/dev/video0").exitCodeHint == 69)
+    }
+}

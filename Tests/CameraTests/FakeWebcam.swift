@@ -42,7 +42,11 @@ final class FakeWebcam: V4L2System {
     private var nextFrame = 0
     var lastErrno: Int32 = 0
 
+    /// Every call by name, in order (for the order rules of V4L-09).
+    private(set) var log: [String] = []
+
     private func fail(_ name: String) -> Bool {
+        log.append(name)
         let n = calls[name, default: 0]
         calls[name] = n + 1
         if let f = failures[name], n >= f.at, n < f.at + f.times { lastErrno = f.errno; return true }

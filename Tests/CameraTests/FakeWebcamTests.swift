@@ -36,7 +36,7 @@ import Glibc
 
     /// MJPEG is preferred over YUYV at the same size; ≥ 4 buffers requested; 30 fps chosen;
     /// the device is opened non-blocking (V4L-01).
-    @Test func mjpegPreferred() throws {
+    @Test("V4L-01: MJPEG over YUYV at HD, 4 buffers, 30 fps, opened non-blocking") func mjpegPreferred() throws {
         let fake = Self.webcam()
         let cam = try V4L2CameraSource(path: "/dev/video0", options: Self.options(fake))
         #expect(fake.requested! == (FourCC.mjpeg, 1280, 720))
@@ -49,7 +49,7 @@ import Glibc
     }
 
     /// V4L-07: the driver silently changes the size: the granted size is used.
-    @Test func driverChangesSize() throws {
+    @Test("V4L-07: the size and format the driver grants are used") func driverChangesSize() throws {
         let fake = Self.webcam()
         fake.adjust = { f, _, _ in (f, 960, 720) }
         let cam = try V4L2CameraSource(path: "/dev/video0", options: Self.options(fake))
@@ -111,7 +111,7 @@ import Glibc
 
     /// Unplug mid-stream (ENODEV from DQBUF): `disconnected`, and teardown tolerates ENODEV on
     /// STREAMOFF, munmap and close (V4L-02), releasing everything.
-    @Test func unplugMidStream() throws {
+    @Test("V4L-02/V4L-04: unplug mid-stream is terminal; full teardown tolerating ENODEV") func unplugMidStream() throws {
         let fake = Self.webcam()
         fake.formats = [.init(fourcc: .mjpeg, sizes: [(64, 48, [30])])]
         fake.frames = try Self.mjpegFrames(5)
@@ -126,7 +126,7 @@ import Glibc
     }
 
     /// POLLERR/POLLHUP without data is an unplug too.
-    @Test func pollErrorIsDisconnect() throws {
+    @Test("V4L-01: POLLERR/POLLHUP without data is an unplug") func pollErrorIsDisconnect() throws {
         let fake = Self.webcam()
         fake.polls = [.error(Int16(POLLERR))]
         let cam = try V4L2CameraSource(path: "/dev/video0", options: Self.options(fake))
@@ -134,7 +134,8 @@ import Glibc
     }
 
     /// EBUSY at open or later (another program streams) → busy, exit 69; everything released.
-    @Test(arguments: ["open", "VIDIOC_S_FMT", "VIDIOC_REQBUFS", "VIDIOC_STREAMON"])
+    @Test("V4L-06: EBUSY anywhere is 'busy', exit 69, everything released",
+          arguments: ["open", "VIDIOC_S_FMT", "VIDIOC_REQBUFS", "VIDIOC_STREAMON"])
     func busy(call: String) throws {
         let fake = Self.webcam()
         fake.failures = [call: (EBUSY, 0, 1)]
@@ -160,7 +161,7 @@ import Glibc
     }
 
     /// Poll timeout (V4L-13) is a recoverable `timeout`: the next call gets the frame.
-    @Test func pollTimeoutRecoverable() throws {
+    @Test("V4L-13: a poll timeout is recoverable") func pollTimeoutRecoverable() throws {
         let fake = Self.webcam()
         fake.formats = [.init(fourcc: .mjpeg, sizes: [(64, 48, [30])])]
         fake.frames = try Self.mjpegFrames(1)
@@ -185,7 +186,7 @@ import Glibc
     }
 
     /// V4L-14: a lone EIO from DQBUF skips that frame (counted); repeated EIO means gone.
-    @Test func eio() throws {
+    @Test("V4L-14: a lone DQBUF EIO skips the frame") func eio() throws {
         let fake = Self.webcam()
         fake.formats = [.init(fourcc: .yuyv, sizes: [(8, 4, [30])])]
         fake.frames = Array(repeating: (Self.yuyvFrame(w: 8, h: 4), nil), count: 5)
@@ -198,7 +199,7 @@ import Glibc
     }
 
     /// V4L-08: fewer buffers than asked are accepted; none is an error.
-    @Test func fewerBuffers() throws {
+    @Test("V4L-08: fewer buffers than asked are accepted; none is an error") func fewerBuffers() throws {
         let fake = Self.webcam()
         fake.grantedBuffers = 2
         let cam = try V4L2CameraSource(path: "/dev/video0", options: Self.options(fake))

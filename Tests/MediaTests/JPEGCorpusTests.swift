@@ -28,7 +28,7 @@ import Testing
 
     /// JPG-01/02: a webcam frame with no DHT (standard Annex K tables implied) decodes to the
     /// very same pixels as with its tables, with no warning.
-    @Test func noDHTDecodes() throws {
+    @Test("JPG-01: a frame without DHT decodes with the standard tables") func noDHTDecodes() throws {
         let j = try Self.jpeg()
         let stripped = Self.stripDHT(j)
         #expect(Self.segments(stripped).allSatisfy { $0.marker != 0xC4 } && stripped.count < j.count)
@@ -41,7 +41,7 @@ import Testing
 
     /// JPG-03/04/07: extraneous bytes before a marker give a *warning*: the image is still
     /// returned (same pixels) and the source counts it as warned, not skipped.
-    @Test func extraneousBytesAreAWarning() throws {
+    @Test("JPG-03: extraneous bytes before a marker are a warning, not a drop") func extraneousBytesAreAWarning() throws {
         let j = try Self.jpeg()
         let sof = try #require(Self.segments(j).first { $0.marker == 0xC0 })
         var bad = j
@@ -57,7 +57,7 @@ import Testing
 
     /// JPG-05: a header claiming 65500×65500 is rejected at once (named error, no allocation, no
     /// hang), and a frame whose size differs from the negotiated one is skipped.
-    @Test func hugeHeaderRejected() throws {
+    @Test("JPG-05: a header claiming 65500×65500 or another size is rejected") func hugeHeaderRejected() throws {
         var j = try Self.jpeg()
         let sof = try #require(Self.segments(j).first { $0.marker == 0xC0 })
         j[sof.start + 5] = 0xFF; j[sof.start + 6] = 0xDC   // height 65500
@@ -72,7 +72,7 @@ import Testing
 
     /// JPG-06: truncated frames (cut anywhere) never crash and are never delivered half grey:
     /// each is skipped and counted, as `truncated` once it holds an SOI and more.
-    @Test func truncatedFramesAreCounted() throws {
+    @Test("JPG-06: truncated frames are skipped and counted, never a crash") func truncatedFramesAreCounted() throws {
         let j = try Self.jpeg()
         var d = JPEGFrameDecoder(expectedWidth: 64, expectedHeight: 48)
         let cuts = [0, 1, 2, 10, j.count / 3, j.count / 2, j.count - 40, j.count - 2]
@@ -107,7 +107,7 @@ import Testing
 
     /// JPG-03: a frame with two SOI markers (a repeated SOI, or a header restarted after an APP
     /// segment) is decoded from the last SOI before its scan, not dropped.
-    @Test func twoSOIMarkers() throws {
+    @Test("JPG-03: two SOI markers decode from the last") func twoSOIMarkers() throws {
         let j = try Self.jpeg()
         let clean = try JPEGCodec.decode(j).image
         let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x06, 0x41, 0x56, 0x49, 0x31]   // "AVI1"
@@ -146,7 +146,7 @@ import Testing
 
     /// JPG-01/02: a frame without DHT is delivered with the standard tables inserted before its
     /// SOS (so saved frames open in any viewer), same pixels; frames with tables are untouched.
-    @Test func missingTablesAreInserted() throws {
+    @Test("JPG-02: saved frames always carry Huffman tables") func missingTablesAreInserted() throws {
         let j = try Self.jpeg()
         let stripped = Self.stripDHT(j)
         #expect(JPEGHuffman.tables(in: stripped) == [])
@@ -201,7 +201,7 @@ import Testing
 
     /// JPG-09: 960×540 (540 is not a multiple of 16) decodes at full size; the last, partial MCU
     /// row matches the original (no green band).
-    @Test func partialMCURows() throws {
+    @Test("JPG-09: 960×540 decodes its partial MCU row") func partialMCURows() throws {
         let pic = Tools.picture(width: 960, height: 540)
         let r = try JPEGCodec.decode(try JPEGCodec.encode(pic, quality: 90))
         #expect(r.image.width == 960 && r.image.height == 540 && r.warning == nil)
@@ -212,7 +212,7 @@ import Testing
 
     /// JPG-10: several 0xFF fill bytes before EOI: decodes without error, and the stream
     /// splitter ends the frame at that EOI.
-    @Test func fillBytesBeforeEOI() throws {
+    @Test("JPG-10: 0xFF fill bytes before EOI") func fillBytesBeforeEOI() throws {
         var j = try Self.jpeg()
         j.insert(contentsOf: [0xFF, 0xFF, 0xFF, 0xFF], at: j.count - 2)
         let r = try JPEGCodec.decode(j)
@@ -223,7 +223,7 @@ import Testing
     }
 
     /// JPG-11: padding/junk after EOI is ignored by the decoder and trimmed by the splitter.
-    @Test func junkAfterEOI() throws {
+    @Test("JPG-11: junk after EOI is ignored and trimmed") func junkAfterEOI() throws {
         let j = try Self.jpeg()
         let padded = j + [0x00, 0x00, 0x12, 0xFF, 0x00, 0xAB]
         let r = try JPEGCodec.decode(padded)
@@ -233,7 +233,7 @@ import Testing
     }
 
     /// JPG-13: YUV black (Y=16, U=V=128) converts to RGB black, not green.
-    @Test func yuvBlackIsBlack() throws {
+    @Test("JPG-13: YUV black is black, not green") func yuvBlackIsBlack() throws {
         let img = try #require(PixelConvert.i420ToRGB(ArraySlice([16, 16, 16, 16, 128, 128]), width: 2, height: 2))
         #expect(img.pixels == [UInt8](repeating: 0, count: 12))
     }
@@ -288,5 +288,34 @@ import Testing
         #expect(stamps == [0, 33, 67])
         #expect(src.stats.skipped == [.wrongSize: 1] && src.stats.warnedFrames == 1 && src.stats.deliveredFrames == 3)
         #expect(src.info.kind == .mjpegStream && src.info.width == 64 && src.info.fps == 30)
+    }
+}
+
+/// JPG rows about libjpeg warnings, named by id.
+@Suite struct JPEGWarningRowTests {
+    static func warned() throws -> [UInt8] {
+        let j = try JPEGCorpusTests.jpeg()
+        let sof = try #require(JPEGCorpusTests.segments(j).first { $0.marker == 0xC0 })
+        var bad = j
+        bad.insert(contentsOf: [0x12, 0x34], at: sof.start)
+        return bad
+    }
+
+    @Test("JPG-04: a warning is not a failure when decoding to grey (the error code is checked, not -1)")
+    func warningToGrey() throws {
+        let r = try JPEGCodec.decode(try Self.warned(), layout: .gray)
+        #expect(r.warning != nil)
+        #expect(r.image == (try JPEGCodec.decode(try JPEGCorpusTests.jpeg(), layout: .gray)).image)
+    }
+
+    @Test("JPG-07: a stream whose every frame warns is usable: all delivered, all counted as warned")
+    func everyFrameWarns() throws {
+        let w = try Self.warned()
+        let dir = Tools.tempDir()
+        Tools.writeBytes(Array([[UInt8]](repeating: w, count: 5).joined()), dir + "/w.mjpeg")
+        let src = try MJPEGFileSource(path: dir + "/w.mjpeg")
+        var n = 0
+        while try src.nextFrame() != nil { n += 1 }
+        #expect(n == 5 && src.stats.warnedFrames == 5 && src.stats.skippedFrames == 0)
     }
 }
