@@ -319,3 +319,25 @@ import Testing
         #expect(n == 5 && src.stats.warnedFrames == 5 && src.stats.skippedFrames == 0)
     }
 }
+
+/// JPG-01/02 with partial tables: an empty DHT segment, or one defining only some tables, gets
+/// the missing standard ones (found by the JPEG-frame fuzzer: an empty DHT used to pass as
+/// "has tables"). Pixels unchanged.
+@Suite struct PartialHuffmanTests {
+    @Test("JPG-01: an empty or partial DHT gets the missing standard tables")
+    func partialTables() throws {
+        let j = try JPEGCorpusTests.jpeg()
+        let bare = JPEGCorpusTests.stripDHT(j)
+        let sos = try #require(JPEGCorpusTests.segments(bare).first { $0.marker == 0xDA })
+        let dcOnly = JPEGHuffman.dhtSegment(JPEGHuffman.standard.filter { $0.tableClass == 0 })
+        for header: [UInt8] in [[0xFF, 0xC4, 0x00, 0x02], dcOnly] {
+            var frame = bare
+            frame.insert(contentsOf: header, at: sos.start)
+            let r = JPEGHuffman.withStandardTables(frame)
+            #expect(r.inserted)
+            let tables = try #require(JPEGHuffman.tables(in: r.jpeg))
+            #expect(Set(tables.map { "\($0)" }) == Set(JPEGHuffman.standard.map { "\($0)" }))
+            #expect((try JPEGCodec.decode(r.jpeg)).image == (try JPEGCodec.decode(j)).image)
+        }
+    }
+}

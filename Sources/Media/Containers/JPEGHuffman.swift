@@ -7,7 +7,8 @@
 /// spec lets the decoder assume these tables. libjpeg-turbo does so, but many viewers do not
 /// (bug reports JPG-01, JPG-02: "uninitialized Huffman table", Safari paints nothing). So a frame
 /// we save (`frames/`, the AVI, `reference.jpg`) always carries them: `withStandardTables`
-/// inserts one DHT segment holding all four tables before the first SOS when no DHT precedes it.
+/// inserts one DHT segment holding the standard tables the frame does not define before its
+/// first SOS.
 public enum JPEGHuffman {
     /// One Huffman table: class 0 (DC) or 1 (AC), destination 0 (luminance) or 1 (chrominance),
     /// `bits[i]` = number of codes of length i+1 (16 entries), `values` the symbols in code order.
@@ -84,16 +85,20 @@ public enum JPEGHuffman {
         return out
     }
 
-    /// `jpeg` with the standard tables inserted right before the first SOS when no DHT segment
-    /// precedes it; `jpeg` itself otherwise, and when its header cannot be walked (the decoder
-    /// will then report it). The entropy-coded data is untouched, so pixels do not change.
+    /// `jpeg` with the standard tables it lacks inserted, as one DHT segment right before the
+    /// first SOS: every (class, destination) of Annex K.3 that no DHT before the SOS defines
+    /// (all four for a camera frame without DHT; the missing ones when a DHT is empty or
+    /// partial). `jpeg` itself when nothing is missing or its header cannot be walked (the
+    /// decoder will then report it). The entropy-coded data is untouched, and libjpeg uses
+    /// these same tables for undefined ones, so the pixels do not change.
     public static func withStandardTables(_ jpeg: [UInt8]) -> (jpeg: [UInt8], inserted: Bool) {
-        guard let h = headerSegments(jpeg), let sos = h.sos else { return (jpeg, false) }
-        if h.segments.contains(where: { $0.marker == 0xC4 && $0.start < sos }) { return (jpeg, false) }
+        guard let h = headerSegments(jpeg), let sos = h.sos, let defined = tables(in: jpeg) else { return (jpeg, false) }
+        let missing = standard.filter { t in !defined.contains { $0.tableClass == t.tableClass && $0.destination == t.destination } }
+        guard !missing.isEmpty else { return (jpeg, false) }
         var out = [UInt8]()
         out.reserveCapacity(jpeg.count + 432)
         out += jpeg[0..<sos]
-        out += dhtSegment()
+        out += dhtSegment(missing)
         out += jpeg[sos...]
         return (out, true)
     }
