@@ -52,6 +52,8 @@ public final class CaptureRuntime {
     var reader: SourceReader?
     var sourceInfo: SourceInfo?
     var readerOpened = false
+    /// When the reader was asked to open the source (run clock ms), for the loading screen.
+    var sourceOpenStartMs: Int?
     var openingAfterPermission = false
     /// Real time (monotonic ms) since the reader last had nothing for a `--pace fast` loop.
     var readerIdleSinceMs: Int?
@@ -541,7 +543,10 @@ public final class CaptureRuntime {
     func draw() {
         let now = clock.nowMs()
         // While the model loads, the loading screen's time counts up in tenths of a second.
-        if machine.screen == .loading, modelLoadMs == nil, let start = modelLoadStartMs, (now - start) / 100 != loadingTick {
+        // So does the camera's opening (a pipe whose header is late, a slow driver): the reader
+        // opens it on its own thread, so this screen keeps counting (issue #14).
+        let loadingSince = modelLoadMs == nil ? modelLoadStartMs : (reader != nil && !readerOpened ? sourceOpenStartMs : nil)
+        if machine.screen == .loading, let start = loadingSince, (now - start) / 100 != loadingTick {
             loadingTick = (now - start) / 100
             needsRedraw = true
         }
@@ -551,7 +556,7 @@ public final class CaptureRuntime {
         needsRedraw = false
         lastDrawMs = now
         let loading = LoadingViewState(stage: machine.loadingStage,
-                                       elapsedMs: modelLoadMs == nil ? modelLoadStartMs.map { now - $0 } : nil,
+                                       elapsedMs: loadingSince.map { now - $0 },
                                        modelLoadMs: modelLoadMs)
         var view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: loading,
@@ -669,6 +674,7 @@ public final class CaptureRuntime {
         let spec = setup.sourceSpec
         openingAfterPermission = afterPermission
         readerOpened = false
+        sourceOpenStartMs = clock.nowMs()
         reader = SourceReader(open: { try FrameSources.open(spec: spec, options: options) }, spec: spec, pace: setup.pace)
     }
 

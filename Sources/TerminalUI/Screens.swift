@@ -8,7 +8,8 @@ public struct LoadingViewState: Sendable, Equatable {
     public var progress: Double?
     /// A message replacing the stage's text (from `LoadingView.onPreFeatureLoading`).
     public var message: String?
-    /// How long the face model has been loading, in ms (shown as seconds while it loads).
+    /// How long the current stage has been going, in ms (shown as seconds): the face model's
+    /// load, then the camera's opening.
     public var elapsedMs: Int?
     /// The face model's load time in ms, once it has loaded (shown on the camera stage).
     public var modelLoadMs: Int?
@@ -197,6 +198,11 @@ public enum Screens {
             let ready = c.strings.text("selfie_capture_loading_model_ready", [.double(Double(ms) / 1000)])
             canvas.putCentered(ready, in: r, y: timeY, style: c.theme.style(.label))
             lines.append(ready)
+            // The camera stage counts too while the source opens (a pipe can take its time).
+            if let e = s.elapsedMs, e >= 0, timeY + 1 < r.y + r.height {
+                canvas.putCentered(c.strings.text("selfie_capture_loading_elapsed", [.double(Double(e) / 1000)]), in: r, y: timeY + 1,
+                                   style: c.theme.style(.label))
+            }
         } else if let ms = s.elapsedMs, ms >= 0 {
             canvas.putCentered(c.strings.text("selfie_capture_loading_elapsed", [.double(Double(ms) / 1000)]), in: r, y: timeY,
                                style: c.theme.style(.label))
