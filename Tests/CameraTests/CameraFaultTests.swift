@@ -167,6 +167,37 @@ import Glibc
         let fps = try #require((result["source"] as? [String: Any])?["measuredFps"] as? Double)
         #expect(abs(fps - 30) < 0.5, "\(fps)")
     }
+
+    /// The runtime with a YUYV-capable camera that pads its rows and grants one buffer: YUYV
+    /// is negotiated at 640×480 (V4L-12), the padded rows are read (V4L-07: nothing skipped), and
+    /// the one-buffer warning reaches stderr once the run ends (V4L-08).
+    @Test("V4L-07/V4L-08/V4L-12 at the runtime: padded YUYV rows, one buffer, YUYV at 640×480",
+          .enabled(if: model, "the dlib model is absent"))
+    func runtimeYUYVPaddedOneBuffer() throws {
+        let fake = T.webcam()
+        fake.formats = [.init(fourcc: .yuyv, sizes: [(640, 480, [30])]), .init(fourcc: .mjpeg, sizes: [(640, 480, [30])])]
+        fake.grantedBuffers = 1
+        fake.padding = 64
+        let row = [UInt8](repeating: 128, count: 2 * 640) + [UInt8](repeating: 0xEE, count: 64)
+        fake.frames = Array(repeating: (Array([[UInt8]](repeating: row, count: 480).joined()), nil), count: 45)
+        let dir = NSTemporaryDirectory() + "sc-fakecam-\(UUID().uuidString.prefix(8))"
+        let args = ["--source", "/dev/video0", "--pace", "fast", "--renderer", "null", "--timeout", "1",
+                    "--output", dir + "/out", "--events", dir + "/ev.jsonl"]
+        let parsed = try ArgumentParser.parse(args.enumerated().map { ArgToken($0.element, index: $0.offset + 1) }, spec: Commands.capture)
+        let errText = Mutex("")
+        var setup = try CaptureSetup.make(parsed, environment: [:], console: Console(out: { _ in }, err: { s in errText.withLock { $0 += s } }))
+        setup.cameraSystem = fake
+        let code = try CaptureRuntime(setup: setup).run()
+        let err = errText.withLock { $0 }
+        #expect(code == .timedOut, "\(err)")
+        #expect(fake.requested.map { $0.0 } == .yuyv)
+        #expect(err.contains("warning: /dev/video0: the driver granted 1 capture buffer of 4 asked"), "\(err)")
+        let events = (try String(contentsOfFile: dir + "/ev.jsonl", encoding: .utf8)).split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        let counts = try #require(events.last { $0["event"] as? String == "frameCounts" })
+        #expect(counts["skipped"] as? Int == 0 && (counts["delivered"] as? Int ?? 0) > 0)
+    }
 }
 
 /// The remaining V4L rows, named by id.
