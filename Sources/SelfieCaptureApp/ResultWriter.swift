@@ -59,13 +59,13 @@ enum ResultWriter {
             return d
         }
         root["settings"] = settings(setup)
-        root["source"] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
+        root["source"] = ["spec": setup.recordedSourceSpec, "kind": setup.sourceKind.rawValue]
         // Which rule placed the stills, and how many were asked for and collected.
         root["collection"] = ["rule": plan?.rule.rawValue ?? "mobai", "asked": setup.settings.options.numberOfFrameToCollect,
                               "collected": collected.count, "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]
         // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
         let meta: [String: Any] = ["app": "selfie-capture", "version": Commands.version,
-                                   "source": ["kind": setup.sourceKind.rawValue, "spec": setup.sourceSpec],
+                                   "source": ["kind": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec],
                                    "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
                                              "durationMs": s.durationMs, "container": s.format.container,
                                              "codec": s.format.codec],
