@@ -92,6 +92,10 @@ public final class CaptureRuntime {
     var failure: AppError?
     var needsRedraw = true
     var lastDrawMs: Int?
+    /// Frames read from the source so far (all attempts).
+    var sourceFramesRead = 0
+    /// Capture screens drawn so far (`--preview-fps` caps them).
+    var captureDraws = 0
     /// When the next capture screen may be drawn (ms, the run's clock; `--preview-fps`).
     var nextDrawDueMs = Int.min / 2
 
@@ -283,8 +287,7 @@ public final class CaptureRuntime {
         while let input = backend.readInput(timeoutMs: 0) {
             switch input {
             case .key(let k):
-                // `i` shows or hides the status line (the machine ignores the key).
-                if k == .character("i") { statusVisible.toggle(); needsRedraw = true }
+                if k == .character("i") { toggleStatusLine() }
                 send(.keyPressed(k))
             case .resized: send(.terminalResized); needsRedraw = true
             }
@@ -296,6 +299,13 @@ public final class CaptureRuntime {
     /// Emitted events go to the event log and the key script inside `FlowDriver`.
     func send(_ event: Event? = nil) {
         perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? []))
+        for k in driver.playedKeys where k == .character("i") { toggleStatusLine() }
+    }
+
+    /// `i` (typed or scripted) shows or hides the status line; the machine ignores the key.
+    func toggleStatusLine() {
+        statusVisible.toggle()
+        needsRedraw = true
     }
 
     /// What the run reports for a failure the machine reached by itself (from frames, not from an
@@ -363,6 +373,7 @@ public final class CaptureRuntime {
         guard exitCode == nil, machine.screen == .capture else { return true }
         lastFrame = frame
         sourceRate.add(atMs: clock.nowMs())
+        sourceFramesRead += 1
         recentFrames.append(frame)
         if recentFrames.count > 8 { recentFrames.removeFirst() }
         // The preview is at most cols × 2·rows pixels: decode RGB only as large as that needs
@@ -459,6 +470,7 @@ public final class CaptureRuntime {
         backend.draw(Screens.render(view, context: context))
         let bytes = backend.bytesWritten
         if machine.screen == .capture {
+            captureDraws += 1
             drawRate.add(atMs: now)
             if let b = bytes { byteRate.add(Double(b &- (lastBytes ?? b)), atMs: now) }
         }

@@ -66,4 +66,28 @@ import TestSupport
         #expect(last.hasPrefix("selfie-capture: capture enregistrée dans \(folder) ("), "stderr: \(err)")
         #expect(last.contains("images enregistrées"), "stderr: \(err)")
     }
+
+    /// `--preview-fps` caps the capture screens drawn per second of the run's clock: on the
+    /// 15 fps approach clip (paced by its timestamps, so both runs see the same frames at the
+    /// same times) the default 15 draws every frame and 5 draws a third as many.
+    @Test(.enabled(if: approach != nil && model, "../shared/media/approach.avi or the dlib model is absent"))
+    func previewFpsCapsTheDraws() throws {
+        let clip = try #require(Self.approach)
+        func draws(_ extra: [String]) throws -> (draws: Int, frames: Int) {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sc-pfps-\(UUID().uuidString.prefix(8))").path
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let argv = ["--source", clip, "--renderer", "null", "--pace", "fast", "--output", dir + "/out"] + extra
+            let args = try ArgumentParser.parse(argv.enumerated().map { ArgToken($0.element, index: $0.offset + 1) }, spec: Commands.capture)
+            let captured = Captured()
+            let runtime = CaptureRuntime(setup: try CaptureSetup.make(args, environment: ProcessInfo.processInfo.environment, console: captured.console))
+            #expect(try runtime.run() == .ok, "\(captured.err.withLock { $0 })")
+            return (runtime.captureDraws, runtime.sourceFramesRead)
+        }
+        let d15 = try draws([]), d5 = try draws(["--preview-fps", "5"])
+        #expect(d15.frames == d5.frames && d15.frames > 30)
+        // Every frame of a 15 fps source at the default (a draw may be owed to a state change).
+        #expect(d15.draws >= d15.frames - 1 && d15.draws <= d15.frames + 1, "\(d15)")
+        let ratio = Double(d5.draws) / Double(d15.draws)
+        #expect(ratio > 0.30 && ratio < 0.37, "5 fps: \(d5.draws) draws, 15 fps: \(d15.draws)")
+    }
 }
