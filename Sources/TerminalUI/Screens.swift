@@ -326,8 +326,8 @@ public enum Screens {
             .string(StatusLineInfo.colorName(info.colorMode)), .string(info.previewMode.rawValue), .double(info.previewFps ?? 0),
             .string(info.bytesPerSecond.map(StatusLineInfo.bytes) ?? "–"),
         ])
-        let style = Style(fg: c.theme.noColor ? .terminalDefault : c.theme.text,
-                          bg: c.theme.noColor ? .terminalDefault : c.theme.cardBackground, attrs: c.theme.noColor ? .reverse : [])
+        // Reverse video of the terminal's own colours: readable on any background, as htop's bar.
+        let style = Style(attrs: .reverse)
         canvas.fill(CellRect(x: 0, y: 0, width: c.size.cols, height: 1), style: style)
         canvas.put(DisplayWidth.truncate(" " + text, to: c.size.cols), x: 0, y: 0, style: style, maxX: c.size.cols)
     }
