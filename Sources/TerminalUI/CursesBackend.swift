@@ -93,8 +93,9 @@ public final class CursesBackend: TerminalBackend {
     ///   - quietStderr: when stderr is a terminal, send it to /dev/null while curses draws (libv4l2
     ///     and other libraries print there), restored by `end()`.
     ///   - colors: `--colors`: at most this many colours (`ansi16`, `palette256`), or `direct`
-    ///     to send 24-bit colour even when `COLORTERM` does not announce it (the terminal is then
-    ///     opened as `xterm-direct` when that entry exists); nil = what the terminal reports.
+    ///     to send 24-bit colour even when `COLORTERM` does not announce it (an xterm-like
+    ///     terminal is then opened as `xterm-direct`, or as `xterm-256color` for 256 colours when
+    ///     its TERM announces fewer); nil = what the terminal reports.
     /// - Throws: `CursesError.cannotInitialise`.
     public init(term: String? = nil, outputFD: Int32 = 1, inputFD: Int32 = 0,
                 environment: [String: String], quietStderr: Bool = true, colors: ColorMode? = nil) throws {
@@ -107,7 +108,15 @@ public final class CursesBackend: TerminalBackend {
         case .ansi16?, .palette256?, .none?: typeEnvironment["COLORTERM"] = nil
         case nil: break
         }
-        let type = Self.terminalType(term: requested, environment: typeEnvironment)
+        var type = Self.terminalType(term: requested, environment: typeEnvironment)
+        // `--colors 256` in an xterm-like terminal announced with fewer colours (TERM=xterm has
+        // 8, though xterm itself shows 256): open it as xterm-256color, as truecolor opens
+        // xterm-direct.
+        let xterm256 = ["/usr/share/terminfo/x/xterm-256color", "/lib/terminfo/x/xterm-256color", "/etc/terminfo/x/xterm-256color"]
+        if colors == .palette256, type.hasPrefix("xterm"), !type.contains("256"), !type.contains("direct"),
+           xterm256.contains(where: { access($0, R_OK) == 0 }) {
+            type = "xterm-256color"
+        }
         let utf8 = CursesTerminal.ensureUTF8Locale()
         var saved = termios()
         let haveTermios = tcgetattr(outputFD, &saved) == 0
