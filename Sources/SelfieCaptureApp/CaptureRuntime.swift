@@ -91,7 +91,6 @@ public final class CaptureRuntime {
     /// A specific error that decides the exit code and message (else the machine's exit).
     var failure: AppError?
     var needsRedraw = true
-    var lastDrawMs: Int?
     /// Frames read from the source so far (all attempts).
     var sourceFramesRead = 0
     /// Capture screens drawn so far (`--preview-fps` caps them).
@@ -457,7 +456,6 @@ public final class CaptureRuntime {
             nextDrawDueMs = max(nextDrawDueMs + interval, now + interval / 2)
         }
         needsRedraw = false
-        lastDrawMs = now
         let loading = LoadingViewState(stage: machine.loadingStage,
                                        elapsedMs: modelLoadMs == nil ? modelLoadStartMs.map { now - $0 } : nil,
                                        modelLoadMs: modelLoadMs)

@@ -149,11 +149,9 @@ public struct PreviewRenderer: Sendable {
         let gw = rect.width, gh = rect.height * 2
         let iw = image?.width ?? gw, ih = image?.height ?? gh
         guard iw > 0, ih > 0 else { return }
-        // Scale: grid pixels per image pixel.
-        let sx = Double(gw) / Double(iw), sy = Double(gh) / Double(ih)
-        let s = scaleType == .fill ? max(sx, sy) : min(sx, sy)
-        let dispW = Double(iw) * s, dispH = Double(ih) * s
-        let ox = (Double(gw) - dispW) / 2, oy = (Double(gh) - dispH) / 2
+        // Scale (grid pixels per image pixel), the image's placement and the oval, in grid pixels.
+        let g = geometry(imageWidth: image?.width, imageHeight: image?.height, rect: rect)
+        let s = g.s, ox = g.ox, oy = g.oy
         let step = max(1, Int(1 / s / 3))  // sample at most ~3×3 points per grid pixel
         let pix = image?.rgb ?? []
         let hasPixels = pix.count >= iw * ih * 3
@@ -161,8 +159,7 @@ public struct PreviewRenderer: Sendable {
         // Oval in grid coordinates: normalised to the whole frame and mapped with the frame's own
         // fit/fill transform, so it stays on the same image pixels the guidance rules judge
         // (CaptureFlow.FaceOval). Before the first frame the preview area stands for the frame.
-        let ocx = ox + oval.centerX * dispW, ocy = oy + oval.centerY * dispH
-        let oax = max(0.5, oval.semiAxisX * dispW), oay = max(0.5, oval.semiAxisY * dispH)
+        let ocx = g.ocx, ocy = g.ocy, oax = g.oax, oay = g.oay
         @inline(__always) func inside(_ x: Int, _ y: Int) -> Bool {
             let dx = (Double(x) + 0.5 - ocx) / oax, dy = (Double(y) + 0.5 - ocy) / oay
             return dx * dx + dy * dy <= 1
