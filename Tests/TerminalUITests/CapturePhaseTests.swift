@@ -239,3 +239,35 @@ enum PhaseFixture {
         #expect(BigDigits.cells(BigDigits.bitmap("7", scale: 1), ascii: false) == ["▀▀█", " █ ", " ▀ "])
     }
 }
+
+@Suite struct StatusLineSourcesTests {
+    /// `--colors` caps the mode at what the opened terminal shows; nil keeps the detected one.
+    @Test func colorsOptionCapsTheMode() {
+        #expect(CursesBackend.colorMode(detected: .palette256, requested: .ansi16) == .ansi16)
+        #expect(CursesBackend.colorMode(detected: .direct, requested: .palette256) == .palette256)
+        #expect(CursesBackend.colorMode(detected: .palette256, requested: .direct) == .palette256, "no 24-bit through a 256-colour entry")
+        #expect(CursesBackend.colorMode(detected: .none, requested: .palette256) == .none, "NO_COLOR wins")
+        #expect(CursesBackend.colorMode(detected: .direct, requested: nil) == .direct)
+    }
+
+    /// The kernel's per-thread write counter: `wchar` read from an `io` file's text, and it
+    /// grows by exactly the bytes this thread writes.
+    @Test func threadWriteCounter() throws {
+        #expect(ThreadWriteCounter.wchar(in: "rchar: 6976\nwchar: 1234\nsyscr: 10\n") == 1234)
+        #expect(ThreadWriteCounter.wchar(in: "rchar: 1\n") == nil)
+        let counter = try #require(ThreadWriteCounter(), "/proc/thread-self/io is readable on Linux 3.17+")
+        let fd = open("/dev/null", O_WRONLY)
+        defer { close(fd) }
+        let before = try #require(counter.bytes)
+        let bytes = [UInt8](repeating: 7, count: 4321)
+        #expect(write(fd, bytes, bytes.count) == 4321)
+        #expect(try #require(counter.bytes) - before == 4321)
+    }
+
+    /// `"guideBeforeStart": true` in a layout file, like `--guide-before-start`.
+    @Test func layoutFileGuidesBeforeStart() throws {
+        #expect(try LayoutOverrides.parse(Data(#"{"guideBeforeStart": true}"#.utf8), file: "l.json").guideBeforeStart)
+        #expect(try !LayoutOverrides.parse(Data(#"{"toolbar": "top"}"#.utf8), file: "l.json").guideBeforeStart)
+        #expect(throws: ThemeError.self) { try LayoutOverrides.parse(Data(#"{"guideBeforeStart": "yes"}"#.utf8), file: "l.json") }
+    }
+}
