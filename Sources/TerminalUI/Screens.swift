@@ -464,21 +464,39 @@ public enum Screens {
             canvas.putCentered(st, in: frames.status, y: frames.status.y, style: theme.style(.title, fg: color))
         }
 
-        // Toolbar: the Start button while it waits, then the keys of this phase (wrapped between
-        // items; below the button where the layout leaves room, else ending on the last row).
+        // Toolbar: the Start button while it waits, then the keys of this phase, wrapped between
+        // items into the rows no other part uses: under the button (and below the toolbar where
+        // the layout leaves rows empty), else the button's row when no button is shown, else the
+        // unused status row above it, else without `s: start` beside the Start button; a footer
+        // that still does not fit is one line cut with `…`.
         let start = c.strings.text("selfie_capture_start")
         let showButton = s.showStartButton && s.phase == .ready
         let items = captureKeyItems(s, c)
         let tb = frames.toolbar
         var lines = footerLines(items, width: tb.width)
-        let below = c.size.rows - (tb.y + 1)
+        var used = [frames.title, frames.preview]
+        if hintText != nil { used.append(frames.hint) }
+        if recording || statusText != nil { used.append(frames.status) }
+        func free(_ y: Int) -> Bool {
+            y >= 0 && y < c.size.rows && !used.contains { r in
+                r.height > 0 && y >= r.y && y < r.maxY && r.x < tb.maxX && tb.x < r.maxX
+            }
+        }
+        var freeBelow = 0
+        while free(tb.maxY + freeBelow) { freeBelow += 1 }
+        let room = max(1, tb.height - 1) + freeBelow
         var helpY = tb.y + 1, buttonY = tb.y
-        if lines.count > below {
-            if c.layout.overrides.toolbar == .top || lines.count > 2 {
-                lines = [DisplayWidth.truncate(items.joined(separator: footerSeparator), to: tb.width)]
+        if lines.count > room {
+            if !showButton && lines.count <= room + 1 {
+                helpY = tb.y
+            } else if showButton && lines.count <= room + 1 && free(tb.y - 1) {
+                buttonY = tb.y - 1
+                helpY = tb.y
+            } else if showButton, footerLines(Array(items.dropFirst()), width: tb.width).count <= room {
+                // The button shows what `s` does; the other keys are the ones to keep.
+                lines = footerLines(Array(items.dropFirst()), width: tb.width)
             } else {
-                helpY = c.size.rows - lines.count
-                buttonY = helpY - 1
+                lines = [DisplayWidth.truncate(items.joined(separator: footerSeparator), to: tb.width)]
             }
         }
         if showButton { Widgets.button(&canvas, label: start, rect: tb, y: buttonY, theme: theme) }

@@ -90,6 +90,30 @@ enum PhaseFixture {
         }
     }
 
+    /// The footer never draws over another part: with the toolbar at the bottom or on top, the
+    /// hint below or over the preview, the title and the hint stay whole in every phase, and
+    /// the keys that do something stay (only `s: start` may give way beside the Start button).
+    @Test(arguments: Fixture.sizes + [Size(cols: 100, rows: 30)])
+    func footerLeavesTheOtherPartsWhole(size: Size) throws {
+        var top = ViewRegistry()
+        top.registerClass(ToolbarOnTopCaptureContentView.self, forBaseClass: CaptureContentView.self)
+        let file = try LayoutOverrides.parse(Data(#"{"toolbar": "top", "hintPosition": 0.68, "previewSide": "right"}"#.utf8), file: "l.json")
+        for layout in [Layout(), Layout(registry: top), Layout(overrides: file)] {
+            for locale in ["en", "fr"] {
+                let s = ProjectStrings.of(locale)
+                for (view, hint) in [(PhaseFixture.capture(.ready, hint: .moveLeft), nil as String?),
+                                     (PhaseFixture.capture(.positioning, hint: .moveLeft), s.text(Hint.moveLeft.stringKey)),
+                                     (PhaseFixture.capture(.recording, progress: 0.5), s.text("selfie_capture_recording"))] {
+                    let text = PhaseFixture.text(Screens.render(view, context: PhaseFixture.context(size, locale, layout: layout)))
+                    #expect(text.contains(s.text("selfie_capture_capture_title")), "\(locale) \(size): title\n\(text)")
+                    if let h = hint { #expect(text.contains(h), "\(locale) \(size): hint\n\(text)") }
+                    #expect(text.contains(s.text("selfie_capture_key_quit")) || text.contains(s.text("selfie_capture_key_cancel_delete")),
+                            "\(locale) \(size): q\n\(text)")
+                }
+            }
+        }
+    }
+
     /// The instructions screen is the first: no "Esc: back" there.
     @Test func instructionsOfferNoBack() {
         let r = Screens.render(.instructions, context: PhaseFixture.context(Size(cols: 80, rows: 24)))
