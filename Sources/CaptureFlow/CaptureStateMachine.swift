@@ -283,6 +283,22 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public var recordingDurationMs: Int { settings.session.effectiveRecordingDurationMs }
     /// Whether the Start button is shown (and needed).
     public var showsStartButton: Bool { settings.session.uiConfig.showVideoCaptureButton }
+    /// Whether Esc/Backspace (`back`) does anything on the current screen (the footer shows
+    /// "Esc: back" only then). Mirrors `navigateUp`: the permission screens go back to the
+    /// instructions when shown; the capture screen goes back to the permission screen or the
+    /// instructions, else stops a started attempt; loading, instructions, result and failed
+    /// screens ignore it as "back" (on the failed screen Esc exits).
+    public var backGoesSomewhere: Bool {
+        switch screen {
+        case .cameraPermission, .cameraPermissionDenied:
+            return settings.session.uiConfig.showInstructions
+        case .capture:
+            if !settings.cameraConsent || settings.session.uiConfig.showInstructions { return true }
+            return phase == .positioning || phase == .countdown || phase == .recording
+        default:
+            return false
+        }
+    }
     /// True while frames go to the video file.
     public var isRecording: Bool { screen == .capture && phase == .recording }
     /// How many attempts the run may make (`FlowSettings.effectiveMaxAttempts`).
@@ -485,6 +501,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
         if phase == .waitingForCamera { effects += cameraReadyIfWaiting() }
         switch phase {
         case .positioning, .countdown, .recording: break
+        case .ready:
+            // Before Start the judgement is kept for the screen only (the oval's look follows the
+            // face from the first frame; hints too with --guide-before-start): no event, no countdown.
+            guidance = g
+            return effects
         default: return effects
         }
         guidance = g

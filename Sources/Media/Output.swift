@@ -51,10 +51,14 @@ public struct OutputFolder: Sendable {
                 throw MediaError.cannotCreateOutput(path: path, reason: String(cString: strerror(errno)))
             }
         } else {
-            // Missing parent folders are created too (0700, like the folder itself).
+            // Missing parent folders are created too, as `mkdir -p` would (0777 less the user's
+            // umask: they hold no biometric data); only the capture folder itself is 0700.
+            let parentPath = (path as NSString).deletingLastPathComponent
             do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                if !parentPath.isEmpty, access(parentPath, F_OK) != 0 {
+                    try FileManager.default.createDirectory(atPath: parentPath, withIntermediateDirectories: true, attributes: nil)
+                }
+                if mkdir(path, 0o700) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             } catch {
                 throw MediaError.cannotCreateOutput(path: path, reason: Self.whyNotCreatable(path) ?? (error as NSError).localizedDescription)
             }

@@ -35,6 +35,18 @@ public struct CaptureSetup {
     public var layout: Layout
     public var strings: Localizer
     public var outputRequested: String?
+    /// `--debug-overlay`: the status line is shown from the start (key `i` toggles it anyway).
+    public var debugOverlay = false
+    /// `--preview-fps`: most capture screens drawn per second of the run's clock (default 15).
+    public var previewFps = CaptureSetup.defaultPreviewFps
+    /// `--colors`: the colour mode asked for (nil: what the terminal reports).
+    public var colors: ColorMode?
+    /// Default `--preview-fps`: 15 redraws a second, half a 30 fps camera's rate (issue #19;
+    /// the preview is a guide, and each redraw of a 80×24 half-block preview is kilobytes).
+    public static let defaultPreviewFps = 15
+    /// Where the default timestamped folder goes when there is no `--output` (the current
+    /// folder; tests point it elsewhere). It is named and created when the recording starts.
+    public var outputParent = "."
     public var eventsPath: String?
     public var analysisLogPath: String?
     public var targetResolution: TargetResolution?
@@ -48,6 +60,20 @@ public struct CaptureSetup {
     /// The V4L2 calls a camera source makes (the real libv4l2 when nil); tests put a fake
     /// device here to exercise the runtime's camera fault handling.
     public var cameraSystem: (any V4L2System)?
+
+    /// The source as result.json and manifest.json record it: a file source as an absolute path
+    /// (resolved against the current folder, symbolic links kept), so the record still names the
+    /// file when read from elsewhere; `-`, `demo` and `/dev/videoN` as given.
+    public var recordedSourceSpec: String {
+        switch sourceKind {
+        case .avi, .mjpegStream, .y4m:
+            guard sourceSpec != "-", !sourceSpec.hasPrefix("/") else { return sourceSpec }
+            return URL(fileURLWithPath: sourceSpec, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath,
+                                                                     isDirectory: true)).standardizedFileURL.path
+        default:
+            return sourceSpec
+        }
+    }
 
     /// Unattended: nobody can press a key (no terminal input and no `--keys`). Instructions and
     /// the permission screen are skipped (as with `--no-instructions --camera-consent`) and the
@@ -128,6 +154,7 @@ public struct CaptureSetup {
                 throw AppError.badData("\(error)")
             }
         }
+        if a.flag("--guide-before-start") { layout.overrides.guideBeforeStart = true }
         let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"))
         for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputMissing(path: dir) }
 
@@ -164,12 +191,21 @@ public struct CaptureSetup {
             }
         }
 
-        return CaptureSetup(settings: settings, guidance: guidance, sourceSpec: spec, sourceKind: kind, pace: pace,
-                            loop: a.flag("--loop"), timeoutMs: timeoutMs, renderer: renderer, keys: keys,
-                            theme: theme, layout: layout, strings: strings, outputRequested: a.value("--output"),
-                            eventsPath: a.value("--events"), analysisLogPath: a.value("--analysis-log"),
-                            targetResolution: target, videoFormat: videoFormat,
-                            environment: env, console: console, unattended: unattended)
+        var setup = CaptureSetup(settings: settings, guidance: guidance, sourceSpec: spec, sourceKind: kind, pace: pace,
+                                 loop: a.flag("--loop"), timeoutMs: timeoutMs, renderer: renderer, keys: keys,
+                                 theme: theme, layout: layout, strings: strings, outputRequested: a.value("--output"),
+                                 eventsPath: a.value("--events"), analysisLogPath: a.value("--analysis-log"),
+                                 targetResolution: target, videoFormat: videoFormat,
+                                 environment: env, console: console, unattended: unattended)
+        setup.debugOverlay = a.flag("--debug-overlay")
+        if let v = a.value("--preview-fps"), let n = Int(v) { setup.previewFps = n }
+        switch a.value("--colors") {
+        case "16"?: setup.colors = .ansi16
+        case "256"?: setup.colors = .palette256
+        case "truecolor"?: setup.colors = .direct
+        default: break
+        }
+        return setup
     }
 }
 

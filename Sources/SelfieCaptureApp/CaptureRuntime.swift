@@ -110,7 +110,21 @@ public final class CaptureRuntime {
     /// A specific error that decides the exit code and message (else the machine's exit).
     var failure: AppError?
     var needsRedraw = true
-    var lastDrawMs: Int?
+    /// Frames read from the source so far (all attempts).
+    var sourceFramesRead = 0
+    /// Capture screens drawn so far (`--preview-fps` caps them).
+    var captureDraws = 0
+    /// When the next capture screen may be drawn (ms, the run's clock; `--preview-fps`).
+    var nextDrawDueMs = Int.min / 2
+
+    // Status line (key i, --debug-overlay).
+    var statusVisible = false
+    var sourceRate = RateMeter()
+    var drawRate = RateMeter()
+    var byteRate = RateMeter()
+    /// Frames saved as stills in this attempt, in order (the result screen's thumbnail).
+    var stills: [VideoFrame] = []
+    var thumbnail: PreviewImage?
 
     /// One recorded frame's measurements, for result.json.
     struct RecordedFrame {
@@ -147,6 +161,7 @@ public final class CaptureRuntime {
         CaptureRuntime.installInterruptHandlers()
         defer { CaptureRuntime.removeInterruptHandlers() }
 
+        statusVisible = setup.debugOverlay
         send(.started)
         while exitCode == nil {
             if CaptureRuntime.interrupted.load(ordering: .relaxed) != 0 {
@@ -177,16 +192,29 @@ public final class CaptureRuntime {
             setup.console.err(ErrorReport.message(for: f) + "\n")
             return ErrorReport.exitCode(for: f)
         }
-        if code == .cancelled { setup.console.err(ErrorReport.message(for: .cancelled) + "\n") }
+        // The last line follows --locale, as the screens do.
+        if code == .cancelled { setup.console.err("\(ErrorReport.program): " + setup.strings.text("selfie_capture_done_cancelled") + "\n") }
         if code == .ok, let s = summary, let folder {
-            setup.console.err("selfie-capture: recorded \(s.frameCount) frames (\(s.durationMs) ms) to \(folder.path)\n")
+            let frames = setup.strings.text("selfie_capture_result_frames", [.int(s.frameCount)])
+            setup.console.err("\(ErrorReport.program): " + setup.strings.text("selfie_capture_done_recorded", [
+                .string(folder.path), .string(frames), .double(Double(s.durationMs) / 1000)]) + "\n")
         }
         return code
     }
 
     // MARK: setup and teardown
 
+    /// `--output DIR` is prepared (created, checked writable) before the screen starts. Without
+    /// it, only the current folder's writability is checked now: the timestamped folder is
+    /// named and created when the recording starts (`startRecording`), so its name says when
+    /// the capture was made, not when the app started.
     func prepareOutput() throws {
+        guard setup.outputRequested != nil else {
+            guard access(setup.outputParent, W_OK | X_OK) == 0 else {
+                throw AppError.cannotCreateOutput(path: setup.outputParent, reason: String(cString: strerror(errno)))
+            }
+            return
+        }
         let existed = setup.outputRequested.map { access($0, F_OK) == 0 } ?? false
         do {
             folder = try OutputFolder.prepare(requested: setup.outputRequested)
@@ -225,7 +253,7 @@ public final class CaptureRuntime {
                 }
                 keysFD = tty
             }
-            do { backend = try CursesBackend(inputFD: keysFD, environment: setup.environment) } catch {
+            do { backend = try CursesBackend(inputFD: keysFD, environment: setup.environment, colors: setup.colors) } catch {
                 throw AppError.cameraUnavailable("cannot start the terminal screen (TERM=\(setup.environment["TERM"] ?? "")): \(error); try --renderer plain")
             }
         }
@@ -258,6 +286,8 @@ public final class CaptureRuntime {
             rmdir(folder.file("frames"))
         }
         collector = nil
+        stills = []
+        thumbnail = nil
         recorded = []
         pendingCollects = 0
         lastCollectedIndex = nil
@@ -293,7 +323,9 @@ public final class CaptureRuntime {
         guard backend.inputFD != nil else { return }
         while let input = backend.readInput(timeoutMs: 0) {
             switch input {
-            case .key(let k): send(.keyPressed(k))
+            case .key(let k):
+                if k == .character("i") { toggleStatusLine() }
+                send(.keyPressed(k))
             case .resized: send(.terminalResized); needsRedraw = true
             }
             if exitCode != nil { return }
@@ -304,6 +336,13 @@ public final class CaptureRuntime {
     /// Emitted events go to the event log and the key script inside `FlowDriver`.
     func send(_ event: Event? = nil) {
         perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? []))
+        for k in driver.playedKeys where k == .character("i") { toggleStatusLine() }
+    }
+
+    /// `i` (typed or scripted) shows or hides the status line; the machine ignores the key.
+    func toggleStatusLine() {
+        statusVisible.toggle()
+        needsRedraw = true
     }
 
     /// Ends a run nobody else can move (issue #14 "nothing waits forever"): no terminal to read
@@ -475,6 +514,8 @@ public final class CaptureRuntime {
         }
         guard exitCode == nil, machine.screen == .capture else { return }
         lastFrame = frame
+        sourceRate.add(atMs: clock.nowMs())
+        sourceFramesRead += 1
         recentFrames.append(frame)
         if recentFrames.count > 8 { recentFrames.removeFirst() }
         if isFirst {
@@ -550,11 +591,18 @@ public final class CaptureRuntime {
             loadingTick = (now - start) / 100
             needsRedraw = true
         }
-        // At most ~30 screens a second of the run's clock on the capture screen (a camera's
-        // rate); other screens draw when they change.
-        guard needsRedraw, lastDrawMs.map({ now - $0 >= 33 }) ?? true || machine.screen != .capture else { return }
+        // At most --preview-fps screens a second of the run's clock on the capture screen
+        // (default 15), on average: each draw makes the next one due an interval after the last
+        // due time (4 ms of slack for the clock's jitter; after a pause, half an interval after
+        // now), so a 15 fps source is drawn at 15 fps, not every other frame; other screens
+        // draw when they change.
+        guard needsRedraw else { return }
+        if machine.screen == .capture {
+            let interval = 1000 / max(1, setup.previewFps)
+            guard now >= nextDrawDueMs - 4 else { return }
+            nextDrawDueMs = max(nextDrawDueMs + interval, now + interval / 2)
+        }
         needsRedraw = false
-        lastDrawMs = now
         let loading = LoadingViewState(stage: machine.loadingStage,
                                        elapsedMs: loadingSince.map { now - $0 },
                                        modelLoadMs: modelLoadMs)
@@ -565,8 +613,31 @@ public final class CaptureRuntime {
             state.sourceWaitSeconds = w
             view = .capture(state)
         }
-        let context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
+        var context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
+        context.canGoBack = machine.backGoesSomewhere
+        if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
         backend.draw(Screens.render(view, context: context))
+        let bytes = backend.bytesWritten
+        if machine.screen == .capture {
+            captureDraws += 1
+            drawRate.add(atMs: now)
+            if let b = bytes { byteRate.add(Double(b &- (lastBytes ?? b)), atMs: now) }
+        }
+        lastBytes = bytes
+    }
+
+    /// The backend's byte count after the last draw (for the status line's bytes per second).
+    var lastBytes: UInt64?
+
+    /// The status line's figures: the source (a file by its name) and its kind, the last frame's size, the
+    /// frames read per second and the screens drawn per second (both over `RateMeter`'s window
+    /// of the run's clock), the colour mode, and the bytes per second curses wrote.
+    func statusInfo(colorMode: ColorMode) -> StatusLineInfo {
+        StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
+                           : (setup.sourceSpec as NSString).lastPathComponent, kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue,
+                       width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: sourceRate.perSecond,
+                       colorMode: colorMode, previewMode: .halfBlocks, previewFps: drawRate.perSecond,
+                       bytesPerSecond: backend.bytesWritten == nil ? nil : byteRate.perSecond)
     }
 
     func resultView() -> ResultViewState? {
@@ -574,9 +645,22 @@ public final class CaptureRuntime {
         var paths = [s.path]
         if let c = collector, !c.collected.isEmpty { paths.append(folder.file("frames")) }
         paths.append(folder.file("result.json"))
-        return ResultViewState(savedPaths: paths, durationSeconds: Double(s.durationMs) / 1000,
-                               frameCount: s.frameCount, collectedCount: collector?.collected.count ?? 0,
-                               askedCount: setup.settings.options.numberOfFrameToCollect)
+        if thumbnail == nil, let still = thumbnailFrame() {
+            let img = still.rgb(covering: max(1, backend.size.cols / 3), 2 * backend.size.rows)
+            thumbnail = PreviewImage(width: img.width, height: img.height, rgb: img.pixels)
+        }
+        var view = ResultViewState(savedPaths: paths, durationSeconds: Double(s.durationMs) / 1000,
+                                   frameCount: s.frameCount, collectedCount: collector?.collected.count ?? 0,
+                                   askedCount: setup.settings.options.numberOfFrameToCollect, folder: folder.path,
+                                   thumbnail: thumbnail)
+        view.mirrored = setup.guidance.mirror
+        return view
+    }
+
+    /// The result screen's thumbnail: the middle collected still (the reference frame, once
+    /// the capture has one, replaces it here: one line), else the last frame read.
+    func thumbnailFrame() -> VideoFrame? {
+        stills.isEmpty ? lastFrame : stills[stills.count / 2]
     }
 
     // MARK: effects
@@ -622,6 +706,13 @@ public final class CaptureRuntime {
     /// per-frame data), forgets its failure and its guidance history; the source stays open.
     func discardAttempt() {
         discardRecording()
+        // A default folder left empty by the failed attempt goes, so the next attempt's folder
+        // is named when it records.
+        if setup.outputRequested == nil, let f = folder, folderCreated,
+           (try? FileManager.default.contentsOfDirectory(atPath: f.path))?.isEmpty == true {
+            rmdir(f.path)
+            folder = nil
+        }
         failure = nil
         guidance.reset()
         needsRedraw = true
@@ -675,7 +766,8 @@ public final class CaptureRuntime {
         openingAfterPermission = afterPermission
         readerOpened = false
         sourceOpenStartMs = clock.nowMs()
-        reader = SourceReader(open: { try FrameSources.open(spec: spec, options: options) }, spec: spec, pace: setup.pace)
+        reader = SourceReader(open: { try FrameSources.open(spec: spec, options: options) }, spec: setup.recordedSourceSpec,
+                              pace: setup.pace)
     }
 
     func closeSource() {
@@ -694,7 +786,18 @@ public final class CaptureRuntime {
     }
 
     func startRecording() {
-        guard let folder, let frame = lastFrame else { return }
+        guard let frame = lastFrame else { return }
+        if folder == nil {
+            // The default folder is named now, at the recording's start (see `prepareOutput`).
+            do {
+                folder = try OutputFolder.prepare(requested: nil, parent: setup.outputParent, date: setup.wallClock())
+                folderCreated = true
+            } catch {
+                fail(with: AppError.media(error) ?? .cannotCreateOutput(path: setup.outputParent, reason: "\(error)"))
+                return
+            }
+        }
+        guard let folder else { return }
         discardRecording()
         do {
             let fps = sourceInfo?.fps ?? 30
@@ -729,7 +832,7 @@ public final class CaptureRuntime {
         guard let collector else { return }
         lastCollectedIndex = frame.index
         let box = lastAnalysis?.faces.first.map { PixelRect(x: $0.box.x, y: $0.box.y, width: $0.box.w, height: $0.box.h) }
-        do { try collector.offer(frame, faceBox: box) } catch {
+        do { try collector.offer(frame, faceBox: box); stills.append(frame) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder?.path ?? ".", reason: "\(error)"))
         }
     }
@@ -774,7 +877,7 @@ public final class CaptureRuntime {
     /// goes too, so the failed run leaves no half-documented folder.
     func writeManifest(folder: OutputFolder, resultPath: String) {
         let record = reader?.record ?? sourceRecord
-            ?? SourceRecord(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec), spec: setup.sourceSpec, width: summary?.width ?? 0, height: summary?.height ?? 0,
+            ?? SourceRecord(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec), spec: setup.recordedSourceSpec, width: summary?.width ?? 0, height: summary?.height ?? 0,
                             fps: summary?.fps ?? 0)
         let manifestPath: String
         do {

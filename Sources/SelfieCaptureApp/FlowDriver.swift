@@ -28,6 +28,7 @@ public struct FlowDriver {
     /// - Returns: the non-`emit` effects in order.
     public mutating func step(nowMs: Int, events: [Event] = []) -> [Effect] {
         var out: [Effect] = []
+        playedKeys = []
         func feed(_ e: Event) {
             for effect in machine.handle(e) {
                 if case .emit(let ev) = effect {
@@ -52,10 +53,15 @@ public struct FlowDriver {
             player = p
             if keys.isEmpty { break }
             for k in keys { feed(.keyPressed(k)) }
+            playedKeys += keys
             rounds += 1
         }
         return out
     }
+
+    /// The script keys played by the last `step`, in order (the runtime acts on the keys the
+    /// machine does not know, such as `i` for the status line, as it does for typed keys).
+    public private(set) var playedKeys: [Key] = []
 
     /// Reports an event that comes from the runtime rather than the machine (`outputSaved`):
     /// written to the event log and shown to the key script like the machine's events.

@@ -54,7 +54,7 @@ public enum Help {
       66   input missing        69   camera unavailable or busy
       73   cannot create output 75   timed out, or the source ended first
       77   camera permission denied 78   video encoder cannot open
-      130  cancelled (Ctrl-C or q)
+      130  cancelled (Ctrl-C or q; on the result screen q exits 0, files kept)
 
     """
 

@@ -29,7 +29,8 @@ public struct KeyScriptError: Error, Equatable, Sendable, CustomStringConvertibl
 /// enter; wait 500ms; wait-for cameraReady; s
 /// ```
 /// Steps: a key name (`enter`/`return`, `space`, `esc`/`escape`, `backspace`, `ctrl-c`, or any
-/// single character such as `s`, `q`), `wait N` with a unit `ms` or `s` (`wait 1.5s`), and
+/// single character such as `s`, `q`), `wait N` with a unit `ms` or `s` (`wait 1.5s`, or with a
+/// space: `wait 2 s`), and
 /// `wait-for EVENT` with an event name of DESIGN.md "Events".
 public enum KeyScript {
     static let keyNames: [String: Key] = [
@@ -80,8 +81,11 @@ public enum KeyScript {
                 let words = step.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
                 switch words[0] {
                 case "wait":
-                    guard words.count == 2 else { throw fail("'wait' needs one duration, e.g. 'wait 500ms' or 'wait 2s'") }
-                    guard let ms = duration(words[1]) else { throw fail("bad duration '\(words[1])': use a number with ms or s up to a day, e.g. 500ms or 1.5s") }
+                    // `wait 2s` or `wait 2 s`: the unit may stand apart, as people write it.
+                    let spaced = words.count == 3 && (words[2] == "ms" || words[2] == "s") && Double(words[1]) != nil
+                    guard words.count == 2 || spaced else { throw fail("'wait' needs one duration, e.g. 'wait 500ms' or 'wait 2s'") }
+                    let text = words.dropFirst().joined()
+                    guard let ms = duration(text) else { throw fail("bad duration '\(text)': use a number with ms or s up to a day, e.g. 500ms or 1.5s") }
                     steps.append(.wait(ms: ms))
                 case "wait-for":
                     guard words.count == 2 else { throw fail("'wait-for' needs one event name, e.g. 'wait-for cameraReady'") }

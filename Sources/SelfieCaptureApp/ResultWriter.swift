@@ -64,7 +64,7 @@ enum ResultWriter {
         root["settings"] = settings(setup)
         // What the source read over the run (JPG-03..06: nothing dropped silently).
         root["sourceFrames"] = sourceFrames
-        var source: [String: Any] = ["spec": setup.sourceSpec, "kind": setup.sourceKind.rawValue]
+        var source: [String: Any] = ["spec": setup.recordedSourceSpec, "kind": setup.sourceKind.rawValue]
         // A camera's frame rate as measured from its buffer timestamps (V4L-12: the rate it
         // really delivered, which USB bandwidth or low light can hold below the asked one).
         if let fps = sourceRecord?.camera?.measuredFps { source["measuredFps"] = fps }
@@ -74,7 +74,7 @@ enum ResultWriter {
                               "collected": collected.count, "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]
         // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
         let meta: [String: Any] = ["app": "selfie-capture", "version": Commands.version,
-                                   "source": ["kind": setup.sourceKind.rawValue, "spec": setup.sourceSpec],
+                                   "source": ["kind": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec],
                                    "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
                                              "durationMs": s.durationMs, "container": s.format.container,
                                              "codec": s.format.codec],

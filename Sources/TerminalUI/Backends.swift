@@ -37,6 +37,12 @@ public protocol TerminalBackend: AnyObject {
     func readInput(timeoutMs: Int) -> InputEvent?
     /// Restores the terminal. Safe to call twice.
     func end()
+    /// Bytes written to the terminal so far, when the backend counts them (curses); nil else.
+    var bytesWritten: UInt64? { get }
+}
+
+extension TerminalBackend {
+    public var bytesWritten: UInt64? { nil }
 }
 
 /// Draws nothing and reads nothing (scripted runs, `--renderer null`).

@@ -291,3 +291,21 @@ public struct Canvas: Equatable, Sendable {
         return out.joined(separator: "\n") + "\n"
     }
 }
+
+extension DisplayWidth {
+    /// `s` shortened from the middle to at most `width` cells, keeping both ends: a third for
+    /// the start and two thirds for the end, where a path names its file or folder
+    /// (`/home/…/selfie-capture-20261201-143000`); unchanged when it fits.
+    public static func truncateMiddle(_ s: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if of(s) <= width { return s }
+        if width == 1 { return "…" }
+        let chars = Array(s)
+        let headBudget = (width - 1) / 3, tailBudget = width - 1 - headBudget
+        var head = "", used = 0
+        for c in chars { let w = of(c); if used + w > headBudget { break }; head.append(c); used += w }
+        var tail: [Character] = [], tailUsed = 0
+        for c in chars.reversed() { let w = of(c); if tailUsed + w > tailBudget { break }; tail.insert(c, at: 0); tailUsed += w }
+        return head + "…" + String(tail)
+    }
+}

@@ -92,11 +92,31 @@ public final class CursesBackend: TerminalBackend {
     ///   - term: terminal type (default `TERM`, else `xterm-256color`).
     ///   - quietStderr: when stderr is a terminal, send it to /dev/null while curses draws (libv4l2
     ///     and other libraries print there), restored by `end()`.
+    ///   - colors: `--colors`: at most this many colours (`ansi16`, `palette256`), or `direct`
+    ///     to send 24-bit colour even when `COLORTERM` does not announce it (an xterm-like
+    ///     terminal is then opened as `xterm-direct`, or as `xterm-256color` for 256 colours when
+    ///     its TERM announces fewer); nil = what the terminal reports.
     /// - Throws: `CursesError.cannotInitialise`.
     public init(term: String? = nil, outputFD: Int32 = 1, inputFD: Int32 = 0,
-                environment: [String: String], quietStderr: Bool = true) throws {
+                environment: [String: String], quietStderr: Bool = true, colors: ColorMode? = nil) throws {
         let requested = term ?? environment["TERM"] ?? "xterm-256color"
-        let type = Self.terminalType(term: requested, environment: environment)
+        // A direct-colour terminfo entry reads colour numbers as RGB, so palette modes must not
+        // open one; truecolor asked for on the command line opens one as COLORTERM would.
+        var typeEnvironment = environment
+        switch colors {
+        case .direct?: typeEnvironment["COLORTERM"] = "truecolor"
+        case .ansi16?, .palette256?, .none?: typeEnvironment["COLORTERM"] = nil
+        case nil: break
+        }
+        var type = Self.terminalType(term: requested, environment: typeEnvironment)
+        // `--colors 256` in an xterm-like terminal announced with fewer colours (TERM=xterm has
+        // 8, though xterm itself shows 256): open it as xterm-256color, as truecolor opens
+        // xterm-direct.
+        let xterm256 = ["/usr/share/terminfo/x/xterm-256color", "/lib/terminfo/x/xterm-256color", "/etc/terminfo/x/xterm-256color"]
+        if colors == .palette256, type.hasPrefix("xterm"), !type.contains("256"), !type.contains("direct"),
+           xterm256.contains(where: { access($0, R_OK) == 0 }) {
+            type = "xterm-256color"
+        }
         let utf8 = CursesTerminal.ensureUTF8Locale()
         var saved = termios()
         let haveTermios = tcgetattr(outputFD, &saved) == 0
@@ -123,7 +143,8 @@ public final class CursesBackend: TerminalBackend {
         terminfoColors = Int(cnc_colors())
         terminfoPairs = Int(cnc_color_pairs())
         maxPair = Int32(max(0, min(terminfoPairs - 1, 65_535)))
-        colorMode = has_colors() ? ColorQuantizer.mode(terminfoColors: terminfoColors, environment: environment) : .none
+        let detected = has_colors() ? ColorQuantizer.mode(terminfoColors: terminfoColors, environment: environment) : .none
+        colorMode = Self.colorMode(detected: detected, requested: colors)
         glyphs = utf8 ? .unicode : .asciiOnly
 
         // Restore sequence for signals and exit.
@@ -160,6 +181,19 @@ public final class CursesBackend: TerminalBackend {
             if devnull >= 0 { dup2(devnull, 2); close(devnull) }
         }
     }
+
+    /// The mode to draw in: `requested` (`--colors`) but never more than the opened terminal
+    /// type can show (curses sends 24-bit colour only through a direct-colour entry, which
+    /// `--colors truecolor` opens when it exists); no colour (NO_COLOR) stays none.
+    public static func colorMode(detected: ColorMode, requested: ColorMode?) -> ColorMode {
+        guard let r = requested else { return detected }
+        let order: [ColorMode] = [.none, .ansi16, .palette256, .direct]
+        return order[min(order.firstIndex(of: r) ?? 0, order.firstIndex(of: detected) ?? 0)]
+    }
+
+    /// Bytes sent to the terminal so far (every escape sequence curses wrote), nil when the
+    /// per-thread write counter is unavailable.
+    public var bytesWritten: UInt64? { terminal.bytesWritten }
 
     public var size: Size { let s = terminal.size; return Size(cols: s.cols, rows: s.rows) }
     public var inputFD: Int32? { inFD }

@@ -16,6 +16,10 @@ public final class CursesTerminal {
     private let outFile: UnsafeMutablePointer<FILE>
     private let inFile: UnsafeMutablePointer<FILE>
     private var ended = false
+    private let writeCounter = ThreadWriteCounter()
+    /// Bytes curses has written to the terminal in `refresh` so far (escape sequences
+    /// included), or nil when the kernel's per-thread counters cannot be read.
+    public private(set) var bytesWritten: UInt64?
 
     /// Starts curses on `outputFD`/`inputFD` for terminal type `term`. Calls
     /// `setlocale(LC_CTYPE, "")` first so wide characters work (bug report TUI-01).
@@ -29,6 +33,7 @@ public final class CursesTerminal {
             fclose(o); fclose(i)
             throw CursesError.cannotInitialise(term: term)
         }
+        bytesWritten = writeCounter == nil ? nil : 0
         screen = s
         outFile = o
         inFile = i
@@ -69,7 +74,15 @@ public final class CursesTerminal {
     }
 
     /// Sends pending changes to the terminal.
-    public func refresh() { _ = wrefresh(cnc_stdscr()) }
+    /// Sends pending changes to the terminal and adds what that wrote to `bytesWritten`.
+    /// ncurses 6 writes its buffer with write(2) on the output descriptor within this call,
+    /// on this thread, so this thread's `wchar` grows by exactly those bytes (a `FILE*`
+    /// wrapper would not see them: ncurses bypasses stdio).
+    public func refresh() {
+        let before = writeCounter?.bytes
+        _ = wrefresh(cnc_stdscr())
+        if let b = before, let a = writeCounter?.bytes, a >= b { bytesWritten = (bytesWritten ?? 0) + (a - b) }
+    }
 
     /// Restores the terminal (leaves the alternate screen, shows the cursor) and frees curses.
     public func end() {
@@ -83,4 +96,35 @@ public final class CursesTerminal {
     }
 
     deinit { end() }
+}
+
+/// The calling thread's bytes written by write(2) and friends, from `/proc/thread-self/io`
+/// (`wchar`, Linux 3.17+). Opened on the thread that will read it; nil when unavailable.
+final class ThreadWriteCounter {
+    private let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: 512)
+
+    init?() {
+        let f = open("/proc/thread-self/io", O_RDONLY | O_CLOEXEC)
+        guard f >= 0 else { return nil }
+        fd = f
+        guard bytes != nil else { close(f); return nil }
+    }
+
+    deinit { close(fd) }
+
+    /// `wchar` now, or nil when it cannot be read.
+    var bytes: UInt64? {
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return nil }
+        return Self.wchar(in: String(decoding: buffer[0..<n], as: UTF8.self))
+    }
+
+    /// The `wchar:` value of an `io` file's text.
+    static func wchar(in text: String) -> UInt64? {
+        for line in text.split(separator: "\n") where line.hasPrefix("wchar:") {
+            return UInt64(String(line.dropFirst(6).drop { $0 == " " || $0 == "\t" }))
+        }
+        return nil
+    }
 }

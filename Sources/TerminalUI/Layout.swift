@@ -7,7 +7,8 @@ public enum ToolbarPosition: String, Sendable, Codable { case top, bottom }
 public enum PreviewSide: String, Sendable, Codable { case left, right }
 
 /// Common layout moves without code (`--layout FILE`):
-/// `{"toolbar": "top|bottom", "hintPosition": 0.68 | "below", "previewSide": "left|right"}`.
+/// `{"toolbar": "top|bottom", "hintPosition": 0.68 | "below", "previewSide": "left|right",
+/// "guideBeforeStart": true|false}`.
 public struct LayoutOverrides: Sendable, Equatable {
     public var toolbar: ToolbarPosition
     /// nil: the hint sits on its own row below the preview; a fraction 0...1: the hint is drawn
@@ -15,8 +16,14 @@ public struct LayoutOverrides: Sendable, Equatable {
     public var hintFraction: Double?
     /// nil: from `UiConfig.showWideWindowPreviewInputsToTheRight`.
     public var previewSide: PreviewSide?
-    public init(toolbar: ToolbarPosition = .bottom, hintFraction: Double? = nil, previewSide: PreviewSide? = nil) {
+    /// Show the positioning hints (and the oval's valid/invalid colour, which follows the face
+    /// from the first frame either way) before Start is pressed, as AWS Amplify Liveness does;
+    /// false (Unissey's behaviour) shows hints only once the capture started. `--guide-before-start`.
+    public var guideBeforeStart: Bool
+    public init(toolbar: ToolbarPosition = .bottom, hintFraction: Double? = nil, previewSide: PreviewSide? = nil,
+                guideBeforeStart: Bool = false) {
         self.toolbar = toolbar; self.hintFraction = hintFraction; self.previewSide = previewSide
+        self.guideBeforeStart = guideBeforeStart
     }
 
     private enum HintValue: Decodable {
@@ -30,6 +37,7 @@ public struct LayoutOverrides: Sendable, Equatable {
         var toolbar: String?
         var hintPosition: HintValue?
         var previewSide: String?
+        var guideBeforeStart: Bool?
     }
 
     /// Parses layout JSON; `file` names the file in errors.
@@ -66,6 +74,7 @@ public struct LayoutOverrides: Sendable, Equatable {
             guard let v = PreviewSide(rawValue: s) else { throw ThemeError.badField(file: file, field: "previewSide", message: "'\(s)' is not left or right") }
             o.previewSide = v
         }
+        if let g = f.guideBeforeStart { o.guideBeforeStart = g }
         return o
     }
 

@@ -1,4 +1,5 @@
 import CaptureFlow
+import Foundation
 // Camera preview in half blocks (▀: foreground = upper pixel, background = lower pixel), so one
 // cell shows two square-ish pixels (cells are about 1:2, bug report IMG-01), with the oval drawn
 // over it and the outside dimmed.
@@ -80,11 +81,54 @@ public struct PreviewRenderer: Sendable {
     public var overlayAmount: Double
     /// Behind a letterboxed (`fit`) image.
     public var letterbox: RGB
+    /// Countdown digits to paint inside the oval (`BigDigits`), in `accent` with a dark edge;
+    /// drawn only when the oval holds them at `minimumDigitScale` or more (see `digitScale`).
+    public var digits: String?
+    /// Recording progress 0...1 drawn as a ring along the oval, clockwise from the top: the done
+    /// part in `accent`, the rest in `ringTrack` (Amplify Liveness draws its progress this way).
+    public var ring: Double?
+    public var accent: RGB
+    public var ringTrack: RGB
+    /// Draw the oval (outline, dimmed outside); false draws the image alone (the result
+    /// screen's thumbnail).
+    public var showsOval = true
 
     public init(scaleType: PreviewScaleType, mirrored: Bool, oval: OvalGeometry, outline: RGB, overlay: RGB,
-                overlayAmount: Double = 0.55, letterbox: RGB = RGB(0, 0, 0)) {
+                overlayAmount: Double = 0.55, letterbox: RGB = RGB(0, 0, 0), digits: String? = nil, ring: Double? = nil,
+                accent: RGB = RGB(0xFF, 0xFF, 0xFF), ringTrack: RGB = RGB(0x60, 0x60, 0x60)) {
         self.scaleType = scaleType; self.mirrored = mirrored; self.oval = oval; self.outline = outline
         self.overlay = overlay; self.overlayAmount = overlayAmount; self.letterbox = letterbox
+        self.digits = digits; self.ring = ring; self.accent = accent; self.ringTrack = ringTrack
+    }
+
+    /// Smallest font scale (grid pixels per font pixel) drawn inside the oval: 2, so a digit is
+    /// at least 6 cells wide and 5 rows high; below that the screen draws the digits beside the
+    /// preview.
+    public static let minimumDigitScale = 2
+
+    /// The font scale at which `digits` fit inside the oval drawn in `rect`: the digit takes at
+    /// most half the oval's height and 70 % of its width; 0 when no preview is drawn.
+    public func digitScale(_ digits: String, imageSize: (width: Int, height: Int)?, rect: CellRect) -> Int {
+        guard !rect.isEmpty else { return 0 }
+        let g = geometry(imageWidth: imageSize?.width, imageHeight: imageSize?.height, rect: rect)
+        let one = BigDigits.bitmap(digits, scale: 1)
+        guard one.width > 0 else { return 0 }
+        let byHeight = Int(g.oay * 2 * 0.5) / one.height
+        let byWidth = Int(g.oax * 2 * 0.7) / one.width
+        return max(0, min(byHeight, byWidth))
+    }
+
+    /// The image's placement in the grid and the oval's centre and semi-axes, in grid pixels.
+    func geometry(imageWidth: Int?, imageHeight: Int?, rect: CellRect)
+        -> (s: Double, ox: Double, oy: Double, dispW: Double, dispH: Double, ocx: Double, ocy: Double, oax: Double, oay: Double) {
+        let gw = rect.width, gh = rect.height * 2
+        let iw = max(1, imageWidth ?? gw), ih = max(1, imageHeight ?? gh)
+        let sx = Double(gw) / Double(iw), sy = Double(gh) / Double(ih)
+        let s = scaleType == .fill ? max(sx, sy) : min(sx, sy)
+        let dispW = Double(iw) * s, dispH = Double(ih) * s
+        let ox = (Double(gw) - dispW) / 2, oy = (Double(gh) - dispH) / 2
+        return (s, ox, oy, dispW, dispH, ox + oval.centerX * dispW, oy + oval.centerY * dispH,
+                max(0.5, oval.semiAxisX * dispW), max(0.5, oval.semiAxisY * dispH))
     }
 
     static let asciiRamp = Array(" .:-=+*#%@")
@@ -105,11 +149,9 @@ public struct PreviewRenderer: Sendable {
         let gw = rect.width, gh = rect.height * 2
         let iw = image?.width ?? gw, ih = image?.height ?? gh
         guard iw > 0, ih > 0 else { return }
-        // Scale: grid pixels per image pixel.
-        let sx = Double(gw) / Double(iw), sy = Double(gh) / Double(ih)
-        let s = scaleType == .fill ? max(sx, sy) : min(sx, sy)
-        let dispW = Double(iw) * s, dispH = Double(ih) * s
-        let ox = (Double(gw) - dispW) / 2, oy = (Double(gh) - dispH) / 2
+        // Scale (grid pixels per image pixel), the image's placement and the oval, in grid pixels.
+        let g = geometry(imageWidth: image?.width, imageHeight: image?.height, rect: rect)
+        let s = g.s, ox = g.ox, oy = g.oy
         let step = max(1, Int(1 / s / 3))  // sample at most ~3×3 points per grid pixel
         let pix = image?.rgb ?? []
         let hasPixels = pix.count >= iw * ih * 3
@@ -117,22 +159,23 @@ public struct PreviewRenderer: Sendable {
         // Oval in grid coordinates: normalised to the whole frame and mapped with the frame's own
         // fit/fill transform, so it stays on the same image pixels the guidance rules judge
         // (CaptureFlow.FaceOval). Before the first frame the preview area stands for the frame.
-        let ocx = ox + oval.centerX * dispW, ocy = oy + oval.centerY * dispH
-        let oax = max(0.5, oval.semiAxisX * dispW), oay = max(0.5, oval.semiAxisY * dispH)
+        let ocx = g.ocx, ocy = g.ocy, oax = g.oax, oay = g.oay
         @inline(__always) func inside(_ x: Int, _ y: Int) -> Bool {
             let dx = (Double(x) + 0.5 - ocx) / oax, dy = (Double(y) + 0.5 - ocy) / oay
             return dx * dx + dy * dy <= 1
         }
 
         var grid = [RGB](repeating: letterbox, count: gw * gh)
-        var kind = [UInt8](repeating: 0, count: gw * gh)  // 0 outside, 1 inside, 2 outline
+        var kind = [UInt8](repeating: 0, count: gw * gh)  // 0 outside, 1 inside, 2 outline, 3 ink
         for gy in 0..<gh {
             let v0 = (Double(gy) - oy) / s, v1 = (Double(gy + 1) - oy) / s
             let y0 = max(0, Int(v0)), y1 = min(ih, Int(v1.rounded(.up)))
             for gx in 0..<gw {
                 let i = gy * gw + gx
                 let ins = inside(gx, gy)
-                if ins {
+                if !showsOval {
+                    kind[i] = 1
+                } else if ins {
                     let edge = !inside(gx - 1, gy) || !inside(gx + 1, gy) || !inside(gx, gy - 1) || !inside(gx, gy + 1)
                     kind[i] = edge ? 2 : 1
                 }
@@ -163,6 +206,41 @@ public struct PreviewRenderer: Sendable {
             default: break
             }
         }
+        // The recording ring: a band two pixels thick just inside the outline, filled clockwise
+        // from the top as far as the progress.
+        if let ring {
+            let band = 1 - 2.2 / max(1, min(oax, oay))
+            for gy in 0..<gh {
+                for gx in 0..<gw where kind[gy * gw + gx] != 0 {
+                    let dx = (Double(gx) + 0.5 - ocx) / oax, dy = (Double(gy) + 0.5 - ocy) / oay
+                    guard (dx * dx + dy * dy).squareRoot() >= band else { continue }
+                    var a = atan2(dx, -dy) / (2 * Double.pi)
+                    if a < 0 { a += 1 }
+                    grid[gy * gw + gx] = a < ring ? accent : ringTrack
+                    kind[gy * gw + gx] = 2
+                }
+            }
+        }
+        // Countdown digits, centred on the oval, each ink pixel with a dark edge around it.
+        if let digits {
+            let scale = digitScale(digits, imageSize: image.map { ($0.width, $0.height) }, rect: rect)
+            if scale >= Self.minimumDigitScale {
+                let b = BigDigits.bitmap(digits, scale: scale)
+                let x0 = Int((ocx - Double(b.width) / 2).rounded()), y0 = Int((ocy - Double(b.height) / 2).rounded())
+                let edge = RGB(0, 0, 0)
+                for by in -1...b.height {
+                    for bx in -1...b.width {
+                        let gx = x0 + bx, gy = y0 + by
+                        guard gx >= 0, gy >= 0, gx < gw, gy < gh else { continue }
+                        if b[bx, by] {
+                            grid[gy * gw + gx] = accent; kind[gy * gw + gx] = 3
+                        } else if b[bx - 1, by] || b[bx + 1, by] || b[bx, by - 1] || b[bx, by + 1] {
+                            grid[gy * gw + gx] = edge
+                        }
+                    }
+                }
+            }
+        }
 
         for cy in 0..<rect.height {
             let top = 2 * cy * gw, bottom = (2 * cy + 1) * gw
@@ -171,7 +249,9 @@ public struct PreviewRenderer: Sendable {
                 let x = rect.x + cx, y = rect.y + cy
                 if mode == .none || glyphs.upperHalf == nil {
                     let k0 = kind[top + cx], k1 = kind[bottom + cx]
-                    if k0 == 2 || k1 == 2 {
+                    if k0 == 3 || k1 == 3 {
+                        canvas.set(x, y, "#", Style(attrs: .bold))
+                    } else if k0 == 2 || k1 == 2 {
                         canvas.set(x, y, glyphs.outline, Style(attrs: .bold))
                     } else {
                         let l = (up.luma + low.luma) / 2

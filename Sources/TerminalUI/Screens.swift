@@ -1,4 +1,5 @@
 import CaptureFlow
+import Foundation
 import Localization
 
 /// What the loading screen shows.
@@ -83,9 +84,17 @@ public struct ResultViewState: Sendable, Equatable {
     /// Stills asked for (`--frames-to-collect`); when more than `collectedCount`, the screen
     /// says that fewer were possible (a recording shorter than the asked count of frames).
     public var askedCount: Int
-    public init(savedPaths: [String], durationSeconds: Double, frameCount: Int, collectedCount: Int, askedCount: Int = 0) {
+    /// The capture's folder (shown as "Folder: …"); nil to list only `savedPaths`.
+    public var folder: String?
+    /// A still of the capture (the reference frame, or the middle collected frame until the
+    /// reference frame exists), drawn like the preview; nil draws none.
+    public var thumbnail: PreviewImage?
+    /// Draw the thumbnail mirrored, as the preview showed the person.
+    public var mirrored = true
+    public init(savedPaths: [String], durationSeconds: Double, frameCount: Int, collectedCount: Int, askedCount: Int = 0,
+                folder: String? = nil, thumbnail: PreviewImage? = nil) {
         self.savedPaths = savedPaths; self.durationSeconds = durationSeconds; self.frameCount = frameCount; self.collectedCount = collectedCount
-        self.askedCount = askedCount
+        self.askedCount = askedCount; self.folder = folder; self.thumbnail = thumbnail
     }
 }
 
@@ -122,10 +131,64 @@ public struct RenderContext: Sendable {
     public var layout: Layout
     public var colorMode: ColorMode
     public var glyphs: Glyphs
+    /// Whether Esc/Backspace does anything on the screen shown (`CaptureStateMachine.backGoesSomewhere`);
+    /// the footer lists "Esc: back" only then.
+    public var canGoBack: Bool
+    /// The status line's figures (toggled with `i`); nil hides it.
+    public var statusLine: StatusLineInfo?
     public init(size: Size, strings: any Localizing, theme: Theme, layout: Layout = Layout(),
-                colorMode: ColorMode = .direct, glyphs: Glyphs = .unicode) {
+                colorMode: ColorMode = .direct, glyphs: Glyphs = .unicode, canGoBack: Bool = true,
+                statusLine: StatusLineInfo? = nil) {
         self.size = size; self.strings = strings; self.theme = theme; self.layout = layout
-        self.colorMode = colorMode; self.glyphs = glyphs
+        self.colorMode = colorMode; self.glyphs = glyphs; self.canGoBack = canGoBack; self.statusLine = statusLine
+    }
+}
+
+/// How the preview is drawn. Today always half blocks; a later renderer (e.g. chafa's symbols)
+/// adds its case and reports itself on the status line.
+public enum PreviewMode: String, Sendable, Equatable {
+    /// `▀` with the upper pixel as foreground and the lower as background (ASCII ramp without colour).
+    case halfBlocks = "half-blocks"
+}
+
+/// The figures of the status line (htop/mc style, toggled with `i`, on from the start with
+/// `--debug-overlay`). Measured values are nil until known.
+public struct StatusLineInfo: Sendable, Equatable {
+    /// The source as given (`demo`, `/dev/video0`, a file name) and its kind (`camera`, `file`, `pipe`, `demo`).
+    public var source: String
+    public var kind: String
+    /// The frames' size in pixels.
+    public var width: Int, height: Int
+    /// Frames per second read from the source, measured over the last second or so.
+    public var fps: Double?
+    public var colorMode: ColorMode
+    public var previewMode: PreviewMode
+    /// Screens drawn per second (measured) and the cap asked for (`--preview-fps`).
+    public var previewFps: Double?
+    /// Bytes written to the terminal per second (measured; nil when the backend does not count).
+    public var bytesPerSecond: Double?
+    public init(source: String, kind: String, width: Int, height: Int, fps: Double?, colorMode: ColorMode,
+                previewMode: PreviewMode = .halfBlocks, previewFps: Double?, bytesPerSecond: Double?) {
+        self.source = source; self.kind = kind; self.width = width; self.height = height; self.fps = fps
+        self.colorMode = colorMode; self.previewMode = previewMode; self.previewFps = previewFps
+        self.bytesPerSecond = bytesPerSecond
+    }
+
+    /// The colour mode as `--colors` names it: `none`, `16`, `256`, `truecolor`.
+    public static func colorName(_ m: ColorMode) -> String {
+        switch m {
+        case .none: return "none"
+        case .ansi16: return "16"
+        case .palette256: return "256"
+        case .direct: return "truecolor"
+        }
+    }
+
+    /// `950 B`, `12.3 kB`, `1.25 MB` (SI units, as `ls -h --si`).
+    public static func bytes(_ v: Double) -> String {
+        if v < 1000 { return "\(Int(v.rounded())) B" }
+        if v < 1_000_000 { return String(format: "%.1f kB", v / 1000) }
+        return String(format: "%.2f MB", v / 1_000_000)
     }
 }
 
@@ -216,6 +279,69 @@ public enum Screens {
         return text
     }
 
+    /// Separator between the footer's key items (as in the key strings: `s: start · q: quit`).
+    static let footerSeparator = " · "
+
+    /// The footer's key items packed into lines of at most `width` cells, breaking only between
+    /// items (an item longer than a line is cut with `…`).
+    static func footerLines(_ items: [String], width: Int) -> [String] {
+        var lines: [String] = [], line = ""
+        for item in items {
+            let candidate = line.isEmpty ? item : line + footerSeparator + item
+            if line.isEmpty || DisplayWidth.of(candidate) <= width { line = candidate; continue }
+            lines.append(DisplayWidth.truncate(line, to: width))
+            line = item
+        }
+        if !line.isEmpty { lines.append(DisplayWidth.truncate(line, to: width)) }
+        return lines
+    }
+
+    /// The keys that do something in this capture phase: `s: start` only while the Start
+    /// button waits, `Esc: back` only where Esc does something (`RenderContext.canGoBack`),
+    /// and during the recording what `q` does to it (`q: cancel and delete`).
+    static func captureKeyItems(_ s: CaptureViewState, _ c: RenderContext) -> [String] {
+        var items: [String] = []
+        if s.phase == .ready && s.showStartButton { items.append(c.strings.text("selfie_capture_key_start")) }
+        if c.canGoBack { items.append(c.strings.text("selfie_capture_key_back")) }
+        let recording = s.phase == .recording || s.phase == .finished
+        items.append(c.strings.text(recording ? "selfie_capture_key_cancel_delete" : "selfie_capture_key_quit"))
+        return items
+    }
+
+    /// The key items of the instructions (Enter, q: the first screen has nowhere to go back to)
+    /// and permission screens (Enter, Esc when it goes back, q).
+    static func screenKeyItems(_ c: RenderContext, back: Bool) -> [String] {
+        [c.strings.text("selfie_capture_key_continue")] + (back ? [c.strings.text("selfie_capture_key_back")] : [])
+            + [c.strings.text("selfie_capture_key_quit")]
+    }
+
+    /// Draws footer lines centred across the screen, the last on the bottom row.
+    /// - Returns: the lines joined as one text (for the plain renderer).
+    @discardableResult
+    static func footer(_ canvas: inout Canvas, _ items: [String], _ c: RenderContext, maxLines: Int = 2) -> String {
+        var lines = footerLines(items, width: c.size.cols)
+        if lines.count > maxLines { lines = [DisplayWidth.truncate(items.joined(separator: footerSeparator), to: c.size.cols)] }
+        for (i, line) in lines.enumerated() {
+            let y = c.size.rows - lines.count + i
+            canvas.putCentered(line, in: CellRect(x: 0, y: y, width: c.size.cols, height: 1), y: y, style: c.theme.style(.label))
+        }
+        return items.joined(separator: footerSeparator)
+    }
+
+    /// The status line on the top row, across the screen: source (kind), size, measured fps,
+    /// colour mode, preview mode and fps, bytes per second to the terminal; cut with `…`.
+    static func statusLine(_ canvas: inout Canvas, _ info: StatusLineInfo, _ c: RenderContext) {
+        let text = c.strings.text("selfie_capture_status_line", [
+            .string(info.source), .string(info.kind), .int(info.width), .int(info.height), .double(info.fps ?? 0),
+            .string(StatusLineInfo.colorName(info.colorMode)), .string(info.previewMode.rawValue), .double(info.previewFps ?? 0),
+            .string(info.bytesPerSecond.map(StatusLineInfo.bytes) ?? "–"),
+        ])
+        // Reverse video of the terminal's own colours: readable on any background, as htop's bar.
+        let style = Style(attrs: .reverse)
+        canvas.fill(CellRect(x: 0, y: 0, width: c.size.cols, height: 1), style: style)
+        canvas.put(DisplayWidth.truncate(" " + text, to: c.size.cols), x: 0, y: 0, style: style, maxX: c.size.cols)
+    }
+
     static func instructions(_ c: RenderContext) -> RenderedScreen {
         var canvas = blank(c)
         let r = full(c)
@@ -253,7 +379,7 @@ public enum Screens {
         }
         let buttonY = min(c.size.rows - 2, max(y, c.size.rows - 3))
         Widgets.button(&canvas, label: button, rect: r, y: buttonY, theme: c.theme)
-        let help = keysHelp(&canvas, "selfie_capture_keys_help", c, y: c.size.rows - 1)
+        let help = footer(&canvas, screenKeyItems(c, back: false), c, maxLines: 1)
         return RenderedScreen(canvas: canvas, lines: [title, subtitle] + items.map { "- " + $0.1 } + ["[\(button)]", help], status: nil)
     }
 
@@ -270,7 +396,7 @@ public enum Screens {
         let bodyRect = CellRect(x: r.x + max(0, (r.width - 64) / 2), y: 0, width: min(r.width, 64), height: 0)
         Widgets.paragraph(&canvas, body, rect: bodyRect, y: y + 1, maxLines: max(1, c.size.rows - y - 5), style: c.theme.style(.body))
         if !pending { Widgets.button(&canvas, label: button, rect: r, y: c.size.rows - 3, theme: c.theme) }
-        let help = keysHelp(&canvas, "selfie_capture_keys_help", c, y: c.size.rows - 1)
+        let help = footer(&canvas, screenKeyItems(c, back: c.canGoBack), c, maxLines: 2)
         return RenderedScreen(canvas: canvas, lines: [title, body, "[\(button)]", help], status: nil)
     }
 
@@ -287,12 +413,26 @@ public enum Screens {
         let aspect = s.image.map { Double($0.width) / Double(max(1, $0.height)) } ?? 4.0 / 3.0
         let frames = view.arrange(CaptureArrangeContext(size: c.size, overrides: c.layout.overrides,
                                                         inputsToTheRight: s.inputsToTheRight, frameAspect: aspect))
-        // Preview and oval.
-        let outline = s.isValid == false ? rgb(theme.secondary, fallback: RGB(0xFF, 0xB7, 0x4D)) : rgb(theme.primary, fallback: RGB(0x4F, 0xC3, 0xF7))
+        let recording = s.phase == .recording || s.phase == .finished
+        let digits = s.phase == .countdown ? s.countdownRemaining.map { String(max(0, $0)) } : nil
+        // Preview and oval: the outline follows the face's state from the first judged frame,
+        // before Start too; the countdown's digits go inside the oval when it holds them, and the
+        // recording's progress runs round it as a ring.
+        let primary = rgb(theme.primary, fallback: RGB(0x4F, 0xC3, 0xF7))
+        let outline = s.isValid == false ? rgb(theme.secondary, fallback: RGB(0xFF, 0xB7, 0x4D)) : primary
         let renderer = PreviewRenderer(scaleType: s.scaleType, mirrored: s.mirrored, oval: s.oval, outline: outline,
-                                       overlay: rgb(theme.overlayBackground, fallback: RGB(0, 0, 0)))
+                                       overlay: rgb(theme.overlayBackground, fallback: RGB(0, 0, 0)), digits: digits,
+                                       ring: recording ? s.progress : nil, accent: primary,
+                                       ringTrack: rgb(theme.cardBackground, fallback: RGB(0x60, 0x60, 0x60)))
         let mode: ColorMode = theme.noColor ? .none : c.colorMode
-        renderer.render(s.image, into: PreviewRenderer.previewRect(in: frames.preview), canvas: &canvas, mode: mode, glyphs: c.glyphs)
+        let previewRect = PreviewRenderer.previewRect(in: frames.preview)
+        renderer.render(s.image, into: previewRect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
+        if let d = digits {
+            let inside = renderer.digitScale(d, imageSize: s.image.map { ($0.width, $0.height) }, rect: previewRect)
+            if inside < PreviewRenderer.minimumDigitScale {
+                bigDigitsBeside(&canvas, d, preview: previewRect, area: frames.preview, c)
+            }
+        }
 
         // Title and duration.
         let title = c.strings.text("selfie_capture_capture_title")
@@ -308,7 +448,8 @@ public enum Screens {
         case .waitingForCamera:
             statusText = c.strings.text("selfie_capture_loading_camera")
         case .ready:
-            break
+            // Hints before Start only when asked for (`guideBeforeStart`, Amplify's behaviour).
+            if c.layout.overrides.guideBeforeStart { hintText = s.hint.map { c.strings.text($0.stringKey) } }
         case .positioning:
             // One message that says why, in place of the hint (not under a different one).
             hintText = s.restartReason.map { Self.restartMessage($0, c) } ?? s.hint.map { c.strings.text($0.stringKey) }
@@ -324,7 +465,7 @@ public enum Screens {
         if let h = hintText {
             Widgets.hintLine(&canvas, h, rect: frames.hint, style: theme.style(.title, fg: s.isValid == false ? theme.secondary : theme.text))
         }
-        if s.phase == .recording || s.phase == .finished {
+        if recording {
             let w = min(frames.status.width, 50)
             Widgets.progressBar(&canvas, rect: CellRect(x: frames.status.x + (frames.status.width - w) / 2, y: frames.status.y, width: w, height: 1),
                                 fraction: s.progress,
@@ -336,38 +477,126 @@ public enum Screens {
             canvas.putCentered(st, in: frames.status, y: frames.status.y, style: theme.style(.title, fg: color))
         }
 
-        // Toolbar.
+        // Toolbar: the Start button while it waits, then the keys of this phase, wrapped between
+        // items into the rows no other part uses: under the button (and below the toolbar where
+        // the layout leaves rows empty), else the button's row when no button is shown, else the
+        // unused status row above it, else without `s: start` beside the Start button; a footer
+        // that still does not fit is one line cut with `…`.
         let start = c.strings.text("selfie_capture_start")
         let showButton = s.showStartButton && s.phase == .ready
-        if showButton { Widgets.button(&canvas, label: start, rect: frames.toolbar, y: frames.toolbar.y, theme: theme) }
-        let help = c.strings.text("selfie_capture_capture_keys_help")
-        canvas.putCentered(help, in: frames.toolbar, y: frames.toolbar.y + 1, style: theme.style(.label))
+        let items = captureKeyItems(s, c)
+        let tb = frames.toolbar
+        var lines = footerLines(items, width: tb.width)
+        var used = [frames.title, frames.preview]
+        if hintText != nil { used.append(frames.hint) }
+        if recording || statusText != nil { used.append(frames.status) }
+        func free(_ y: Int) -> Bool {
+            y >= 0 && y < c.size.rows && !used.contains { r in
+                r.height > 0 && y >= r.y && y < r.maxY && r.x < tb.maxX && tb.x < r.maxX
+            }
+        }
+        var freeBelow = 0
+        while free(tb.maxY + freeBelow) { freeBelow += 1 }
+        let room = max(1, tb.height - 1) + freeBelow
+        var helpY = tb.y + 1, buttonY = tb.y
+        if lines.count > room {
+            if !showButton && lines.count <= room + 1 {
+                helpY = tb.y
+            } else if showButton && lines.count <= room + 1 && free(tb.y - 1) {
+                buttonY = tb.y - 1
+                helpY = tb.y
+            } else if showButton, footerLines(Array(items.dropFirst()), width: tb.width).count <= room {
+                // The button shows what `s` does; the other keys are the ones to keep.
+                lines = footerLines(Array(items.dropFirst()), width: tb.width)
+            } else {
+                lines = [DisplayWidth.truncate(items.joined(separator: footerSeparator), to: tb.width)]
+            }
+        }
+        if showButton { Widgets.button(&canvas, label: start, rect: tb, y: buttonY, theme: theme) }
+        for (i, line) in lines.enumerated() {
+            canvas.putCentered(line, in: tb, y: helpY + i, style: theme.style(.label))
+        }
+        if let info = c.statusLine { statusLine(&canvas, info, c) }
 
-        var lines = [title, duration]
-        if showButton { lines.append("[\(start)]") }
+        var screenLines = [title, duration]
+        if showButton { screenLines.append("[\(start)]") }
         let status = [hintText, s.phase == .recording ? nil : statusText].compactMap { $0 }.joined(separator: " · ")
-        return RenderedScreen(canvas: canvas, lines: lines, status: status.isEmpty ? nil : status)
+        return RenderedScreen(canvas: canvas, lines: screenLines, status: status.isEmpty ? nil : status)
     }
 
+    /// The countdown's big digits beside a preview too small to hold them: in the wider free
+    /// side of `area` (left or right of `preview`), as large as fits (font scale 2, else 1),
+    /// vertically centred on the preview. Nothing is drawn when neither side has room.
+    static func bigDigitsBeside(_ canvas: inout Canvas, _ digits: String, preview: CellRect, area: CellRect, _ c: RenderContext) {
+        let left = preview.x - area.x, right = area.maxX - preview.maxX
+        let room = max(left, right) - 2
+        for scale in [2, 1] {
+            let b = BigDigits.bitmap(digits, scale: scale)
+            let rows = BigDigits.cells(b, ascii: c.glyphs.ascii)
+            guard b.width <= room, rows.count <= preview.height else { continue }
+            let x = right >= left ? preview.maxX + (right - b.width) / 2 : area.x + (left - b.width) / 2
+            let y = preview.y + (preview.height - rows.count) / 2
+            for (i, row) in rows.enumerated() {
+                canvas.put(row, x: x, y: y + i, style: c.theme.style(.headline, fg: c.theme.primary))
+            }
+            return
+        }
+    }
+
+    /// The result screen: title; a thumbnail of the capture (left, drawn like the preview, when
+    /// given); the folder, the files (paths shortened from the middle so the file names stay
+    /// whole), duration, frame counts and a line when fewer stills than asked could be
+    /// collected; the exit line on the last row.
     static func result(_ s: ResultViewState, _ c: RenderContext) -> RenderedScreen {
         var canvas = blank(c)
-        let r = full(c)
+        var r = full(c)
         let title = c.strings.text("selfie_capture_result_title")
-        var body = s.savedPaths.map { c.strings.text("selfie_capture_result_saved", [.string($0)]) }
-        body.append(c.strings.text("selfie_capture_result_duration", [.double(s.durationSeconds)]))
-        body.append(c.strings.text("selfie_capture_result_frames", [.int(s.frameCount)]))
-        body.append(c.strings.text("selfie_capture_result_collected", [.int(s.collectedCount)]))
-        if s.askedCount > s.collectedCount {
-            body.append(c.strings.text("selfie_capture_result_collected_fewer", [.int(s.collectedCount), .int(s.askedCount)]))
-        }
         let exitText = c.strings.text("selfie_capture_result_exit")
         var y = c.size.rows >= 20 ? 2 : 0
         y = Widgets.paragraph(&canvas, title, rect: r, y: y, maxLines: 1, style: c.theme.style(.headline, fg: c.theme.primary)) + 1
-        for line in body where y < c.size.rows - 2 {
-            y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(3, c.size.rows - 2 - y)), style: c.theme.style(.body))
+        if let img = s.thumbnail {
+            // Left column: at most a third of the width, the image's aspect in square pixels.
+            let rows = max(1, c.size.rows - y - 2)
+            let aspect = Double(img.width) / Double(max(1, img.height))
+            let w = max(1, min(c.size.cols / (c.size.cols < 60 ? 4 : 3), Int((Double(rows * 2) * aspect).rounded())))
+            let h = max(1, min(rows, Int((Double(w) / aspect / 2).rounded())))
+            let rect = CellRect(x: r.x, y: y, width: w, height: h)
+            let renderer = PreviewRenderer(scaleType: .fit, mirrored: s.mirrored, oval: .standard, outline: RGB(0, 0, 0),
+                                           overlay: RGB(0, 0, 0), overlayAmount: 0)
+            var thumb = renderer
+            thumb.showsOval = false
+            thumb.render(img, into: rect, canvas: &canvas, mode: c.theme.noColor ? .none : c.colorMode, glyphs: c.glyphs)
+            r = CellRect(x: rect.maxX + 2, y: r.y, width: max(1, r.maxX - rect.maxX - 2), height: r.height)
         }
-        canvas.putCentered(exitText, in: r, y: c.size.rows - 1, style: c.theme.style(.label))
-        return RenderedScreen(canvas: canvas, lines: [title] + body + [exitText], status: nil)
+        // The plain renderer gets the whole paths; the screen shortens them to its width.
+        func lines(_ shorten: (String, Int) -> String) -> [String] {
+            var body: [String] = []
+            if let f = s.folder {
+                // The folder once (on one line with its label), then the files by their names in it.
+                let label = DisplayWidth.of(c.strings.text("selfie_capture_result_folder", [.string("")]))
+                body.append(c.strings.text("selfie_capture_result_folder", [.string(shorten(f, label))]))
+                let names = s.savedPaths.map { p in p.hasPrefix(f + "/") ? String(p.dropFirst(f.count + 1)) : shorten(p, 0) }
+                body.append(c.strings.text("selfie_capture_result_files", [.string(names.joined(separator: ", "))]))
+            } else {
+                body += s.savedPaths.map { c.strings.text("selfie_capture_result_saved", [.string(shorten($0, 0))]) }
+            }
+            // Fewer stills than asked is said before the counts, so a small screen keeps it.
+            if s.askedCount > s.collectedCount {
+                body.append(c.strings.text("selfie_capture_result_collected_fewer", [.int(s.collectedCount), .int(s.askedCount)]))
+            }
+            body.append(c.strings.text("selfie_capture_result_duration", [.double(s.durationSeconds)]))
+            body.append(c.strings.text("selfie_capture_result_frames", [.int(s.frameCount)]))
+            body.append(c.strings.text("selfie_capture_result_collected", [.int(s.collectedCount)]))
+            return body
+        }
+        let textWidth = r.width
+        for line in lines({ DisplayWidth.truncateMiddle($0, to: max(8, textWidth - $1)) }) where y < c.size.rows - 2 {
+            y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(3, c.size.rows - 2 - y)), style: c.theme.style(.body),
+                                  centered: s.thumbnail == nil)
+        }
+        canvas.putCentered(exitText, in: full(c), y: c.size.rows - 1, style: c.theme.style(.label))
+        let plain = lines { p, _ in p }
+        return RenderedScreen(canvas: canvas, lines: [title] + plain + [exitText], status: nil)
     }
 
     /// Why the capture restarted: "You moved: hold still", "Face lost", "Too dark", else

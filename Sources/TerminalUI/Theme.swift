@@ -61,10 +61,12 @@ public struct Theme: Sendable, Equatable {
         self.typography = typography; self.pictograms = pictograms; self.noColor = noColor
     }
 
-    /// Dark default: light text on the terminal's own background.
+    /// Dark default: the terminal's own text colour on its own background (readable whatever
+    /// the terminal's colours: `auto` falls back to dark when `COLORFGBG` is unset, as in xterm's
+    /// default black on white, where a fixed light grey would vanish), bright accents.
     public static let dark = Theme(primary: .rgb(RGB(0x4F, 0xC3, 0xF7)), secondary: .rgb(RGB(0xFF, 0xB7, 0x4D)),
                                    cardBackground: .rgb(RGB(0x26, 0x32, 0x38)), overlayBackground: .rgb(RGB(0, 0, 0)),
-                                   text: .rgb(RGB(0xEC, 0xEF, 0xF1)), background: .terminalDefault)
+                                   text: .terminalDefault, background: .terminalDefault)
     /// Light default: dark text on white.
     public static let light = Theme(primary: .rgb(RGB(0x15, 0x65, 0xC0)), secondary: .rgb(RGB(0xD8, 0x43, 0x15)),
                                     cardBackground: .rgb(RGB(0xE3, 0xEA, 0xF2)), overlayBackground: .rgb(RGB(0xFF, 0xFF, 0xFF)),

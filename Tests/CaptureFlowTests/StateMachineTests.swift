@@ -215,11 +215,37 @@ struct Driver {
         #expect(d.key(.character("s")).isEmpty)
     }
 
-    @Test func framesBeforeStartAreNotJudged() {
+    /// Before Start a frame emits nothing and starts no countdown (a still, valid face stays
+    /// ready), but its judgement is kept for the screen: the oval's look follows the face from
+    /// the first frame (issue #19). Start forgets it; the next frame judges afresh.
+    @Test func framesBeforeStartEmitNothingButKeepTheirJudgement() {
         var d = Driver(FlowSettings(cameraConsent: true))
         d.toCaptureReady()
         #expect(d.frame(1).isEmpty)
+        #expect(d.m.phase == .ready && d.m.guidance?.isValid == true && d.m.guidance?.hint == .holdStill)
+        #expect(d.frame(2, valid: false, still: false, hint: .moveLeft).isEmpty)
+        #expect(d.m.phase == .ready && d.m.guidance?.isValid == false && d.m.guidance?.hint == .moveLeft)
+        #expect(Driver.names(d.key(.character("s"))) == [.videoCaptureStarted])
         #expect(d.m.guidance == nil)
+    }
+
+    /// "Esc: back" is shown only where Esc does something (issue #19), as `navigateUp` decides.
+    @Test func backGoesSomewhereMatchesNavigateUp() {
+        // Consent given, no instructions: Esc does nothing while ready, stops a started attempt.
+        var d = Driver(FlowSettings(session: SessionConfig(uiConfig: UiConfig(showInstructions: false)), cameraConsent: true))
+        d.toCaptureReady()
+        #expect(!d.m.backGoesSomewhere)
+        #expect(d.key(.escape).isEmpty && d.m.phase == .ready)
+        d.key(.character("s"))
+        #expect(d.m.backGoesSomewhere)
+        d.key(.escape)
+        #expect(d.m.phase == .ready)
+        // With instructions, Esc on the capture screen goes back to them.
+        var e = Driver(FlowSettings(cameraConsent: true))
+        e.toCaptureReady()
+        #expect(e.m.backGoesSomewhere)
+        e.key(.escape)
+        #expect(e.m.screen == .instructions && !e.m.backGoesSomewhere)
     }
 
     @Test func positioningReportsStatusV1Only() {

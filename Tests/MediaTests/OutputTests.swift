@@ -34,6 +34,20 @@ import TestSupport
         #expect(Tools.readBytes(dir + "/old.avi") == [1])
     }
 
+    /// Issue #19: parent folders that `--output` creates are made as `mkdir -p` makes them
+    /// (0777 less the user's umask); only the capture folder itself is 0700.
+    @Test func createdParentsFollowTheUmask() throws {
+        let root = Tools.tempDir()
+        let mask = umask(0o022); umask(mask)   // read the process umask without changing it
+        let expected = 0o777 & ~Int(mask)
+        let f = try OutputFolder.prepare(requested: root + "/a/b/capture")
+        #expect(Self.mode(root + "/a") == expected && Self.mode(root + "/a/b") == expected)
+        #expect(Self.mode(f.path) == 0o700)
+        // A trailing slash names the same folder.
+        let g = try OutputFolder.prepare(requested: root + "/c/capture2/")
+        #expect(Self.mode(root + "/c") == expected && Self.mode(g.path) == 0o700)
+    }
+
     /// Unwritable locations fail up front with a named error (exit 73), even as root.
     @Test func unwritable() {
         for p in ["/etc/passwd/out", "/proc/selfie-capture-out"] {

@@ -34,6 +34,8 @@ func run(_ args: [String], handlers: [String: CommandHandler] = [:]) -> (code: I
         (["--quality", "hd,4k"], "invalid value 'hd,4k' for '--quality': expected a comma-separated list of lowest, sd, hd, fhd, uhd, highest"),
         (["--timeout", "-3"], "invalid value '-3' for '--timeout': expected a number from 0.1 to 86400"),
         (["--max-attempts", "0"], "invalid value '0' for '--max-attempts': expected a whole number from 1 to 1000"),
+        (["--preview-fps", "0"], "invalid value '0' for '--preview-fps': expected a whole number from 1 to 60"),
+        (["--colors", "8"], "invalid value '8' for '--colors': expected one of 16, 256, truecolor"),
         (["--max-attempts=two"], "invalid value 'two' for '--max-attempts': expected a whole number from 1 to 1000"),
         (["--max-attempts", "1.5"], "invalid value '1.5' for '--max-attempts'"),
         (["--max-attempts"], "option '--max-attempts' needs a value: a whole number from 1 to 1000"),

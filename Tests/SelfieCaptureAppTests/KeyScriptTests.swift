@@ -24,6 +24,14 @@ import CaptureFlow
         ])
     }
 
+    /// Issue #19: a unit written apart from the number (`wait 2 s`) means the same as `wait 2s`.
+    @Test func waitAcceptsASpaceBeforeTheUnit() throws {
+        #expect(try KeyScript.parse("wait 2 s; wait 1.5 s; wait 250 ms; wait 2s") == [.wait(ms: 2000), .wait(ms: 1500), .wait(ms: 250), .wait(ms: 2000)])
+        #expect(throws: KeyScriptError.self) { try KeyScript.parse("wait 2 sec") }
+        #expect(throws: KeyScriptError.self) { try KeyScript.parse("wait s 2") }
+        #expect(throws: KeyScriptError.self) { try KeyScript.parse("wait 2 s s") }
+    }
+
     @Test(arguments: [
         ("enter; entr", "keys:1:8: error: unknown step 'entr'; did you mean 'enter'?"),
         ("enter;\n  wait 5", "keys:2:3: error: bad duration '5': use a number with ms or s up to a day, e.g. 500ms or 1.5s"),

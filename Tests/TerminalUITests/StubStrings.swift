@@ -66,8 +66,13 @@ struct StubStrings: Localizing {
         "selfie_capture_failed_try_again": "Try again",
         "selfie_capture_failed_keys_help": "Enter: try again · q, Esc: exit",
         "selfie_capture_too_small": "Enlarge the window to at least %d×%d",
-        "selfie_capture_keys_help": "Enter: continue · Esc: back · q: quit",
-        "selfie_capture_capture_keys_help": "s: start · Esc: back · q: quit",
+        "selfie_capture_key_start": "s: start",
+        "selfie_capture_key_back": "Esc: back",
+        "selfie_capture_key_quit": "q: quit",
+        "selfie_capture_key_cancel_delete": "q: cancel and delete",
+        "selfie_capture_key_continue": "Enter: continue",
+        "selfie_capture_result_folder": "Folder: %@",
+        "selfie_capture_result_files": "Files: %@",
     ]
 
     static let fr: [String: String] = [
@@ -130,8 +135,13 @@ struct StubStrings: Localizing {
         "selfie_capture_failed_try_again": "Réessayer",
         "selfie_capture_failed_keys_help": "Entrée : réessayer · q, Échap : quitter",
         "selfie_capture_too_small": "Agrandissez la fenêtre à au moins %d×%d",
-        "selfie_capture_keys_help": "Entrée : continuer · Échap : retour · q : quitter",
-        "selfie_capture_capture_keys_help": "s : démarrer · Échap : retour · q : quitter",
+        "selfie_capture_key_start": "s : démarrer",
+        "selfie_capture_key_back": "Échap : retour",
+        "selfie_capture_key_quit": "q : quitter",
+        "selfie_capture_key_cancel_delete": "q : annuler et supprimer",
+        "selfie_capture_key_continue": "Entrée : continuer",
+        "selfie_capture_result_folder": "Dossier : %@",
+        "selfie_capture_result_files": "Fichiers : %@",
     ]
 
     func text(_ key: String, _ args: [FormatArgument]) -> String {
