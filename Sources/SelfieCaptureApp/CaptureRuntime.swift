@@ -85,6 +85,8 @@ public final class CaptureRuntime {
     // Logs and script.
     var eventLog: EventLog?
     var analysisLog: LineSink?
+    /// The screens' line about string files the capture cannot use (`RejectedStrings`), if any.
+    var stringsNotice: String?
 
     // Ending.
     var exitCode: ExitCode?
@@ -124,6 +126,7 @@ public final class CaptureRuntime {
         defer { cleanUp() }
         try openLogs()
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
+        reportRejectedStrings()
         try startBackend()
         CaptureRuntime.installInterruptHandlers()
         defer { CaptureRuntime.removeInterruptHandlers() }
@@ -414,7 +417,8 @@ public final class CaptureRuntime {
         let view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: loading,
                                    result: resultView())
-        let context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
+        var context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
+        context.notice = stringsNotice
         backend.draw(Screens.render(view, context: context))
     }
 
