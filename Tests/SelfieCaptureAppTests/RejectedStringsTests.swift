@@ -42,7 +42,7 @@ private func tree(_ files: [String: String]) throws -> String {
         #expect(ev.first?.name == .stringsRejected)
         #expect(ev.first?.fields == [EventField("file", .string(fr)), EventField("line", .int(1)), EventField("column", .int(40)),
                                      EventField("message", .string("expected ';' after value, found '\"' at 2:1")), EventField("key", .null)])
-        #expect(rejected.notice(strings) == "fr.lproj/Localizable.strings contient des erreurs\u{A0}: le texte intégré est utilisé à la place")
+        #expect(rejected.notice(strings) == "fr.lproj/Localizable.strings a des erreurs\u{A0}: le texte intégré est utilisé")
 
         // German: a text whose specifiers do not match English is refused; no position, a key.
         let de = Localizer(locale: "de", folders: [Self.builtIn, dir], inputs: .current())
