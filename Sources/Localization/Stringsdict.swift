@@ -69,7 +69,8 @@ public struct StringsdictTable: Sendable, Equatable {
 /// errors (SD-02). The value type and the specifiers of every variant that use the variable's
 /// argument must agree (SD-05); variants may omit the count (SD-09).
 public enum StringsdictModel {
-    /// Deepest chain of variables referenced inside variants.
+    /// Deepest chain of variables referenced inside variants (a longer chain is one error). The
+    /// check visits each variable once, so it is linear in the entry's size (issue #14).
     public static let maxDepth = 8
     static let formatKey = "NSStringLocalizedFormatKey"
     static let specKey = "NSStringFormatSpecTypeKey"
