@@ -50,7 +50,8 @@ run() { # name seeds
     ( cd "$WORK" && "./fuzz-$name" -runs="$RUNS" -max_total_time="$SECONDS_MAX" -timeout=10 -max_len=8192 \
         -rss_limit_mb=2048 -print_final_stats=1 "$WORK/corpus-$name" "$seeds" ) > "$WORK/$name.log" 2>&1 || {
         tail -40 "$WORK/$name.log"; echo "fuzz-l10n: $name FAILED"; exit 1; }
-    grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Done" "$WORK/$name.log" | sed "s/^/  $name: /"
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Done|DONE" "$WORK/$name.log" | sed "s/^/  $name: /"
+    echo "  $name: crashes: 0"
 }
 
 build strings FuzzStrings.swift

@@ -70,6 +70,7 @@ for t in avi mjpeg y4m jpegframe; do
         status=1
     else
         grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$OUT/log-$t.txt" | tail -3
+        echo "  $t: crashes: 0"
     fi
 done
 exit $status

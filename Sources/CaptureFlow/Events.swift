@@ -13,6 +13,11 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     case captureRestarted
     /// The user cancelled with q or Ctrl-C (`screen`).
     case cancelled
+    /// A string file of an override folder (`--strings DIR`, the XDG folder) that the capture
+    /// cannot use, or a text of it: reported by the app once, when the capture starts, one event
+    /// per error; fields `file`, `line`, `column` (1-based, null when not positioned), `message`,
+    /// `key` (null for a whole file). The built-in text is used instead.
+    case stringsRejected
     /// The recorded run's files are complete: reported by the app (not the state machine) once
     /// `manifest.json`, the last file, is in place; fields `folder`, `result`, `manifest`.
     case outputSaved

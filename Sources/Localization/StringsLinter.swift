@@ -1,4 +1,7 @@
 /// Checks folders of `xx.lproj/` string tables against a base language.
+/// The base language's tables of the folders are layered as the app layers `--strings` folders:
+/// a later folder's base table adds its keys to the earlier ones' (a partial `en.lproj` override
+/// over the built-in English), and a key in both keeps the earlier folder's text.
 ///
 /// Reports (error = the text cannot be used as written; warning = it works but is suspect):
 /// - parse errors of `.strings`/`.stringsdict` files (error), duplicate keys (warning);
@@ -49,7 +52,15 @@ public enum StringsLinter {
                 perLang[lang] = loadTables(path, inputs: inputs, into: &report)
             }
             if let b = perLang.first(where: { LocaleResolver.matchKey($0.key) == LocaleResolver.matchKey(base) })?.value {
-                for (name, t) in b where baseTables[name] == nil { baseTables[name] = t }
+                // A later folder's base tables are layered over the earlier ones, as the app does
+                // (a partial `en.lproj` override over the built-in English): keys from both; a key
+                // in both keeps the earlier text, the reference `Localizer` checks translations by.
+                for (name, t) in b {
+                    guard var merged = baseTables[name] else { baseTables[name] = t; continue }
+                    var known = Set(merged.keys)
+                    for k in t.keys where known.insert(k).inserted { merged.keys.append(k); merged.texts[k] = t.texts[k] }
+                    baseTables[name] = merged
+                }
             }
             for (lang, tables) in perLang.sorted(by: { $0.key < $1.key }) {
                 let isBase = LocaleResolver.matchKey(lang) == LocaleResolver.matchKey(base)

@@ -36,8 +36,8 @@ public struct StringsTable: Sendable, Equatable {
 /// - whitespace (space, tab, LF, CR, VT, FF, U+2028, U+2029), `/* … */` and `// …` comments
 ///   between any tokens;
 /// - tokens are quoted (`"…"`, escapes below) or unquoted (ASCII letters, digits, `_ . - $ : /`);
-/// - `key = value;` or `key;` (value = key); a missing `;`, a doubled `;` or any stray character
-///   is an error at its position;
+/// - `key = value;` or `key;` (value = key); a doubled `;` or any stray character is an error at
+///   its position, a missing `;` where it belongs (just after the value; the next token is named);
 /// - escapes: `\n \t \r \" \\ \' \a \b \f \v`, 1–3 octal digits, `\U` + 1–4 hex digits (UTF-16
 ///   code unit; a high+low surrogate pair combines, a lone surrogate is an error); any other
 ///   `\x` gives `x` (so a backslash-newline keeps the newline).
@@ -288,12 +288,17 @@ public enum StringsParser {
                     try skipTrivia()
                     let (v, quotedStart) = try token("a value after '='")
                     value = v
+                    let valueEnd = i
                     try skipTrivia()
                     guard i < n, buf[i] == UInt8(ascii: ";") else {
                         if let q = quotedStart, let smart = runawayQuote(from: q) {
                             throw error(.expected("';' after value", found: "a string that runs on past a typographic quote ” (U+201D) here; only ASCII '\"' closes a string"), at: smart)
                         }
-                        throw error(.expected("';' after value", found: found(at: i)), at: i)
+                        // Reported where the `;` belongs (right after the value, STR-16), naming
+                        // the token found next and where it is when that is elsewhere.
+                        let (line, col) = TextPosition.lineColumn(buf, i)
+                        let next = found(at: i) + (i == valueEnd || i >= n ? "" : " at \(line):\(col)")
+                        throw error(.expected("';' after value", found: next), at: valueEnd)
                     }
                     i += 1
                 }

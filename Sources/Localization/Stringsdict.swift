@@ -69,7 +69,8 @@ public struct StringsdictTable: Sendable, Equatable {
 /// errors (SD-02). The value type and the specifiers of every variant that use the variable's
 /// argument must agree (SD-05); variants may omit the count (SD-09).
 public enum StringsdictModel {
-    /// Deepest chain of variables referenced inside variants.
+    /// Deepest chain of variables referenced inside variants (a longer chain is one error). The
+    /// check visits each variable once, so it is linear in the entry's size (issue #14).
     public static let maxDepth = 8
     static let formatKey = "NSStringLocalizedFormatKey"
     static let specKey = "NSStringFormatSpecTypeKey"
@@ -149,9 +150,15 @@ public enum StringsdictModel {
             variables[name] = PluralVariable(name: name, valueType: valueType, variants: variants)
         }
         let entry = StringsdictEntry(key: key, format: format, variables: variables)
-        // References, cycles, depth.
+        // References, cycles, depth. Each variable's variants are checked once (`height` is the
+        // memo: levels of variables from it down, itself included), so nesting costs linear time
+        // rather than categories^depth paths, and each problem is reported once. Recursion stops
+        // past `maxDepth`; a chain that goes past it is one error, at the first place found.
         var used = Set<String>()
-        func walk(_ text: String, path: String, chain: [String]) {
+        var height: [String: Int] = [:]
+        var tooDeep: String?
+        func walk(_ text: String, path: String, chain: [String]) -> Int {
+            var deepest = 0
             for t in FormatString.tokenize(text) {
                 guard case .variable(let name, _, let spelled) = t else { continue }
                 guard let v = variables[name] else {
@@ -161,15 +168,25 @@ public enum StringsdictModel {
                     continue
                 }
                 if chain.contains(name) { err(path, "variable cycle: \((chain + [name]).joined(separator: " → "))"); continue }
-                if chain.count >= maxDepth { err(path, "variables nested deeper than \(maxDepth)"); continue }
                 used.insert(name)
-                for (cat, vt) in v.variants.sorted(by: { $0.key.order < $1.key.order }) {
-                    walk(vt, path: "\(key)/\(name)/\(cat.rawValue)", chain: chain + [name])
+                var h = 1
+                if let known = height[name] {
+                    h = known
+                } else if chain.count < maxDepth {
+                    for (cat, vt) in v.variants.sorted(by: { $0.key.order < $1.key.order }) {
+                        h = max(h, 1 + walk(vt, path: "\(key)/\(name)/\(cat.rawValue)", chain: chain + [name]))
+                    }
+                    height[name] = h
                 }
+                if chain.count + h > maxDepth && tooDeep == nil { tooDeep = path }
+                deepest = max(deepest, h)
             }
+            return deepest
         }
-        walk(format, path: "\(key)/\(formatKey)", chain: [])
-        for name in variables.keys.sorted() where !used.contains(name) {
+        _ = walk(format, path: "\(key)/\(formatKey)", chain: [])
+        if let tooDeep { err(tooDeep, "variables nested deeper than \(maxDepth)") }
+        // (Past the depth limit some variables were not visited: no "never referenced" for them.)
+        for name in variables.keys.sorted() where !used.contains(name) && tooDeep == nil {
             warn("\(key)/\(name)", "variable is never referenced from \(formatKey)")
         }
         if diags.contains(where: { $0.severity == .error }) { return nil }
@@ -183,6 +200,7 @@ public enum StringsdictModel {
     public static func signature(of entry: StringsdictEntry) -> (types: [Int: FormatArgumentType], conflicts: [String]) {
         var types: [Int: (FormatArgumentType, String)] = [:]
         var conflicts: [String] = []
+        var walked = Set<String>()   // memo: a variable's variants are walked once per argument index
         func record(_ index: Int, _ type: FormatArgumentType, _ what: String) {
             if let (t, w) = types[index] {
                 if t != type { conflicts.append("argument \(index) is \(t.rawValue) in \(w) but \(type.rawValue) in \(what)") }
@@ -199,6 +217,7 @@ public enum StringsdictModel {
                 case .variable(let name, let position, _):
                     guard let v = entry.variables[name] else { continue }
                     let index = argumentIndex(of: v, position: position, sequential: index)
+                    guard walked.insert("\(index) \(name)").inserted else { continue }
                     if let vt = v.valueType {
                         if vt.type == .string { conflicts.append("variable '\(name)' has value type '\(vt.text.dropFirst())', which is not a number") }
                         record(index, vt.type, "\(name)/\(valueKey)")

@@ -104,6 +104,8 @@ public final class CaptureRuntime {
     // Logs and script.
     var eventLog: EventLog?
     var analysisLog: LineSink?
+    /// The screens' line about string files the capture cannot use (`RejectedStrings`), if any.
+    var stringsNotice: String?
 
     // Ending.
     var exitCode: ExitCode?
@@ -157,6 +159,7 @@ public final class CaptureRuntime {
         try openLogs()
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
         driver.beforeAttemptEnds = { [unowned self] t in self.frameCountsEvent(tMs: t) }
+        reportRejectedStrings()
         try startBackend()
         CaptureRuntime.installInterruptHandlers()
         defer { CaptureRuntime.removeInterruptHandlers() }
@@ -616,6 +619,7 @@ public final class CaptureRuntime {
         var context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
+        context.notice = stringsNotice
         backend.draw(Screens.render(view, context: context))
         let bytes = backend.bytesWritten
         if machine.screen == .capture {

@@ -76,20 +76,29 @@ public enum StringsCommands {
         let base = args.value("--base") ?? "en"
         var linted = dirs
         var overridesOnly = false
-        // Override folders (a translator's `mytexts/de.lproj` with only the keys they change) have
-        // no base language of their own: check them against the built-in tables, and do not warn
-        // about the keys they leave out (those fall back by design).
-        if !dirs.contains(where: { Self.hasLanguage(base, in: $0, inputs: inputs) }),
-           let builtIn = LocalizationPaths.resolve(stringsDirectories: [], inputs: inputs).builtIn {
+        // Folders other than the built-in one are overrides, layered over the built-in tables as
+        // the app layers `--strings` folders (a translator's `mytexts/de.lproj` with only the keys
+        // they change, or a partial `mytexts/en.lproj` that changes an English text): checked
+        // against the built-in English merged with the `en` tables given (`StringsLinter`), with
+        // no warning for the built-in keys they leave out (those fall back by design).
+        // (Folders compared with symbolic links and `.`/`..` resolved.)
+        func real(_ p: String) -> String { URL(fileURLWithPath: p).resolvingSymlinksInPath().standardizedFileURL.path }
+        var builtInKeys = Set<String>()
+        if let builtIn = LocalizationPaths.resolve(stringsDirectories: [], inputs: inputs).builtIn,
+           !dirs.contains(where: { real($0) == real(builtIn) }) {
+            let ownBase = dirs.contains(where: { Self.hasLanguage(base, in: $0, inputs: inputs) })
             linted = [builtIn] + dirs
             overridesOnly = true
+            builtInKeys = Set(StringsFolder.load(builtIn, inputs: inputs, languages: [LocaleResolver.matchKey(base)]).languages.values.flatMap(\.keys))
             if args.value("--format") != "json" {
-                console.out("note: no '\(base)' tables in the folders given; checking them against the built-in \(builtIn)/\(base).lproj\n")
+                console.out(ownBase
+                    ? "note: checking against the built-in \(builtIn)/\(base).lproj with the '\(base)' tables given layered over it\n"
+                    : "note: no '\(base)' tables in the folders given; checking them against the built-in \(builtIn)/\(base).lproj\n")
             }
         }
         var report = StringsLinter.lint(directories: linted, base: base, inputs: inputs)
         if overridesOnly {
-            report.diagnostics.removeAll { $0.severity == .warning && $0.message.hasPrefix("missing key") }
+            report.diagnostics.removeAll { $0.severity == .warning && $0.message.hasPrefix("missing key") && builtInKeys.contains($0.keyPath ?? "") }
         }
         if args.value("--format") == "json" {
             var items: [PlistValue] = []

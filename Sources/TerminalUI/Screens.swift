@@ -136,6 +136,9 @@ public struct RenderContext: Sendable {
     public var canGoBack: Bool
     /// The status line's figures (toggled with `i`); nil hides it.
     public var statusLine: StatusLineInfo?
+    /// A one-line notice the app must show before the capture (string files it could not use);
+    /// drawn on the loading, instructions and permission screens (`Screens.noticed`). nil: none.
+    public var notice: String?
     public init(size: Size, strings: any Localizing, theme: Theme, layout: Layout = Layout(),
                 colorMode: ColorMode = .direct, glyphs: Glyphs = .unicode, canGoBack: Bool = true,
                 statusLine: StatusLineInfo? = nil) {
@@ -210,14 +213,31 @@ public enum Screens {
     public static func render(_ view: ScreenView, context c: RenderContext) -> RenderedScreen {
         if c.size.cols < minimumSize.cols || c.size.rows < minimumSize.rows { return tooSmall(c) }
         switch view {
-        case .loading(let s): return loading(s, c)
-        case .instructions: return instructions(c)
-        case .cameraPermission(let pending): return permission(denied: nil, pending: pending, c)
-        case .cameraPermissionDenied(let path): return permission(denied: path, pending: false, c)
+        case .loading(let s): return noticed(loading(s, c), c)
+        case .instructions: return noticed(instructions(c), c)
+        case .cameraPermission(let pending): return noticed(permission(denied: nil, pending: pending, c), c)
+        case .cameraPermissionDenied(let path): return noticed(permission(denied: path, pending: false, c), c)
         case .capture(let s): return capture(s, c)
         case .result(let s): return result(s, c)
         case .failed(let s): return failed(s, c)
         }
+    }
+
+    /// `screen` with `c.notice` added: drawn centred (cut to the width) in the secondary colour on
+    /// the lowest row of the screen's lower half that is still empty (above the keys line and
+    /// buttons; the loading screen's bottom row), and appended to the text lines. When no row is
+    /// free it is in the text lines only.
+    static func noticed(_ screen: RenderedScreen, _ c: RenderContext) -> RenderedScreen {
+        guard let notice = c.notice, !notice.isEmpty else { return screen }
+        var s = screen
+        s.lines.append(notice)
+        for y in stride(from: c.size.rows - 1, through: c.size.rows / 2, by: -1)
+        where (0..<c.size.cols).allSatisfy({ s.canvas[$0, y].text == " " }) {
+            s.canvas.putCentered(DisplayWidth.truncate(notice, to: max(1, c.size.cols - 2)), in: CellRect(x: 0, y: y, width: c.size.cols, height: 1),
+                                 y: y, style: c.theme.style(.label, fg: c.theme.secondary))
+            break
+        }
+        return s
     }
 
     static func blank(_ c: RenderContext) -> Canvas {

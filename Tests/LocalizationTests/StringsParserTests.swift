@@ -32,7 +32,7 @@ private func failure(_ text: String) -> StringsFileError? { failure(Array(text.u
     /// STR-12: unquoted tokens use letters, digits and `_ . - $ : /`.
     @Test func unquotedTokens() throws {
         #expect(try table("CFBundleName = My_App.v-2$:/x;") == ["CFBundleName": "My_App.v-2$:/x"])
-        #expect(failure("key = two words;")?.description == "T.strings:1:11: error: expected ';' after value, found 'w'")
+        #expect(failure("key = two words;")?.description == "T.strings:1:10: error: expected ';' after value, found 'w' at 1:11")
     }
 
     /// STR-13 and STR-06: escapes as the old-style plist grammar.
@@ -60,13 +60,19 @@ private func failure(_ text: String) -> StringsFileError? { failure(Array(text.u
         #expect(t.duplicates == [.init(key: "a", line: 3, column: 1)])
     }
 
-    /// STR-16: missing `;` at line 20 → `file:20:1: error: expected ';' after value`.
-    @Test func missingSemicolonPositioned() {
+    /// STR-16: missing `;` after the value of line 20 → `file:20:12: error: expected ';' after
+    /// value, found '"' at 21:1` (where the `;` belongs, the next token named).
+    @Test("STR-16: a missing ';' is reported where it belongs, with the next token")
+    func missingSemicolonPositioned() {
         let text = (1...19).map { "\"k\($0)\" = \"v\";" }.joined(separator: "\n") + "\n\"k20\" = \"v\"\n\"k21\" = \"v\";\n"
-        #expect(failure(text)?.description == "T.strings:21:1: error: expected ';' after value, found '\"'")
+        #expect(failure(text)?.description == "T.strings:20:12: error: expected ';' after value, found '\"' at 21:1")
         let text2 = (1...19).map { "\"k\($0)\" = \"v\";" }.joined(separator: "\n") + "\n\"k20\" = \"v\" \"k21\" = \"v\";\n"
         #expect(failure(text2)?.line == 20)
-        #expect(failure(text2)?.column == 13)
+        #expect(failure(text2)?.column == 12)
+        #expect(failure(text2)?.reason == .expected("';' after value", found: "'\"' at 20:13"))
+        #expect(failure("a = b /* c */ d = e;")?.description == "T.strings:1:6: error: expected ';' after value, found 'd' at 1:15")
+        #expect(failure("a = \"b\"x;")?.description == "T.strings:1:8: error: expected ';' after value, found 'x'")
+        #expect(failure("a = b\n")?.description == "T.strings:1:6: error: expected ';' after value, found end of file")
     }
 
     /// STR-02/03: a doubled `;` is an error at the second `;`, not a silent truncation.
@@ -80,7 +86,7 @@ private func failure(_ text: String) -> StringsFileError? { failure(Array(text.u
     @Test func strayCharacter() {
         #expect(failure("\"a\" = \"1\";\n\\\n\"b\" = \"2\";")?.description == "T.strings:2:1: error: expected a key (a quoted string or an unquoted word), found '\\'")
         #expect(failure("\"a\" = \"1\";\n\"b\" = \"2\";\n\\")?.line == 3)
-        #expect(failure("\"a\" = \"1\" = \"2\";")?.column == 11)
+        #expect(failure("\"a\" = \"1\" = \"2\";")?.description == "T.strings:1:10: error: expected ';' after value, found '=' at 1:11")
     }
 
     /// STR-01: raw quotes inside a value → error at the character after the early-closed string.

@@ -1,0 +1,76 @@
+import CaptureFlow
+import Foundation
+import Localization
+import SelfieCaptureApp
+import Testing
+import TestSupport
+
+/// A fresh temporary folder with `files` (relative path → content).
+private func tree(_ files: [String: String]) throws -> String {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("strings-override-\(UUID().uuidString)").path
+    for (rel, content) in files {
+        let path = root + "/" + rel
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try content.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    return root
+}
+
+/// String files of override folders the capture cannot use (issue #14 "a broken override is
+/// never silent"): what stderr, the events and the screens get.
+@Suite struct RejectedStringsTests {
+    static let builtIn = TestSupport.projectRoot().path + "/Localizations"
+
+    @Test func brokenFileAndRefusedText() throws {
+        let dir = try tree([
+            "fr.lproj/Localizable.strings": "\"selfie_capture_continue\" = \"Continuer\"\n\"selfie_capture_start\" = \"Go\";\n",
+            "fr.lproj/Localizable.stringsdict": Self.stringsdictText,
+            "de.lproj/Localizable.strings": "\"selfie_capture_restarted\" = \"Neu gestartet: %d\";\n\"selfie_capture_start\" = \"Starten\";\n",
+            "ja.lproj/Localizable.strings": "broken",   // not a language of the chain: not read
+        ])
+        let strings = Localizer(locale: "fr", folders: [Self.builtIn, dir], inputs: .current())
+        let rejected = RejectedStrings(diagnostics: strings.diagnostics, builtIn: Self.builtIn)
+        let fr = dir + "/fr.lproj/Localizable.strings"
+        #expect(rejected.report == """
+            \(fr):1:40: error: expected ';' after value, found '"' at 2:1
+            \(fr): note: the file is not used; the built-in text is used for its table
+
+            """)
+        #expect(strings.text("selfie_capture_continue", []) == "Continuer")   // the built-in French
+        let ev = rejected.events(tMs: 0)
+        #expect(ev.count == 1)
+        #expect(ev.first?.name == .stringsRejected)
+        #expect(ev.first?.fields == [EventField("file", .string(fr)), EventField("line", .int(1)), EventField("column", .int(40)),
+                                     EventField("message", .string("expected ';' after value, found '\"' at 2:1")), EventField("key", .null)])
+        #expect(rejected.notice(strings) == "fr.lproj/Localizable.strings a des erreurs\u{A0}: le texte intégré est utilisé")
+
+        // German: a text whose specifiers do not match English is refused; no position, a key.
+        let de = Localizer(locale: "de", folders: [Self.builtIn, dir], inputs: .current())
+        let r2 = RejectedStrings(diagnostics: de.diagnostics, builtIn: Self.builtIn)
+        #expect(r2.report == """
+            \(dir)/de.lproj: error: selfie_capture_restarted: argument 1 is int but string in the base text; the text is ignored and a fallback is used
+            \(dir)/de.lproj: note: the built-in text is used for selfie_capture_restarted
+
+            """)
+        #expect(r2.events(tMs: 7).first?.fields.map(\.value) == [.string(dir + "/de.lproj"), .null, .null,
+            .string("argument 1 is int but string in the base text; the text is ignored and a fallback is used"), .string("selfie_capture_restarted")])
+        #expect(de.text("selfie_capture_start", []) == "Starten")
+        #expect(r2.notice(de) == "\(URL(fileURLWithPath: dir).lastPathComponent)/de.lproj has errors: the built-in text is used instead")
+    }
+
+    /// Nothing rejected: no report, no event, no notice; errors of the built-in folder are not
+    /// counted as overrides.
+    @Test func nothingRejected() {
+        let clean = RejectedStrings(diagnostics: [Diagnostic(.warning, file: "/o/de.lproj/Localizable.strings", message: "duplicate key"),
+                                                  Diagnostic(.error, file: Self.builtIn + "/en.lproj/Localizable.strings", line: 1, column: 1, message: "x")],
+                                    builtIn: Self.builtIn)
+        #expect(clean.isEmpty && clean.report.isEmpty && clean.events(tMs: 0).isEmpty)
+        #expect(clean.notice(ProjectTexts.en) == nil)
+    }
+
+    static let stringsdictText = "<plist><dict></dict></plist>"
+}
+
+enum ProjectTexts {
+    static let en = Localizer(locale: "en", folders: [TestSupport.projectRoot().path + "/Localizations"], inputs: .current())
+}
