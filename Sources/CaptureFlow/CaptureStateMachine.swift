@@ -253,11 +253,12 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public private(set) var sourceFps: Double?
 
     /// True where nothing happens until a key is pressed: the instructions and permission
-    /// screens, the capture screen waiting for Start, and the failed screen when it offers Try
+    /// screens (not while the permission asked for is being answered: the camera opens), the capture screen waiting for Start, and the failed screen when it offers Try
     /// again (the runtime ends a headless run whose key script cannot press it, issue #14).
     public var awaitsKey: Bool {
         switch screen {
-        case .instructions, .cameraPermission, .cameraPermissionDenied: return true
+        case .instructions, .cameraPermissionDenied: return true
+        case .cameraPermission: return !permissionRequestPending   // the camera is opening
         case .capture: return phase == .ready
         case .failed: return canTryAgain
         case .loading, .result: return false

@@ -66,7 +66,8 @@ public enum KeyScript {
     public static func parse(_ text: String, source: String = "keys") throws -> [KeyStep] {
         var steps: [KeyStep] = []
         var line = 1
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: a script saved with CRLF line ends splits on it too.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             defer { line += 1 }
             var content = Substring(rawLine)
             if let hash = content.firstIndex(of: "#") { content = content[..<hash] }

