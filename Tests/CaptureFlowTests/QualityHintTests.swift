@@ -1,4 +1,5 @@
 import CaptureFlow
+import Foundation
 import Testing
 
 /// Issue #11's debounce: quality hints persist 500 ms before they show; while the face is still
@@ -65,5 +66,20 @@ import Testing
         setRaw(.interEyeDistance, 100)
         #expect(judge(QualityVector(components: comps)) == .turnHeadLess)       // pose before light and mouth
         #expect(judge(nil) == .turnHeadLess)
+    }
+}
+
+/// The analysis log line carries the vector: every measure with its raw value and score.
+@Suite struct QualityLogTests {
+    @Test func jsonLineCarriesTheVector() throws {
+        var comps = QualityMeasure.allCases.map { QualityComponent(measure: $0, raw: nil, score: nil) }
+        comps[0] = QualityComponent(measure: .interEyeDistance, raw: 96.44, score: 83)
+        let a = FrameAnalysis(frameIndex: 3, timestampMs: 200, frameWidth: 640, frameHeight: 480, faces: [], brightness: 100,
+                              sharpness: 0, quality: QualityVector(components: comps))
+        var g = Guidance()
+        let line = AnalysisLog.jsonLine(a, g.judge(a))
+        #expect(line.contains("\"quality\":{\"InterEyeDistance\":{\"raw\":96.4,\"score\":83},\"HeadSize\":{\"raw\":null,\"score\":null}"))
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(Set(((obj["quality"] as? [String: Any]) ?? [:]).keys) == Set(QualityMeasure.allCases.map(\.rawValue)))
     }
 }
