@@ -145,9 +145,9 @@ public struct QualityVector: Sendable, Equatable {
     }
 }
 
-/// What a reference frame must reach (ISO/IEC 19794-5 frontal image; the same figures in
-/// ISO/IEC 39794-5 and ICAO 9303 part 9): a shortfall names the measure, the value, the limit and
-/// by how much it missed.
+/// What a reference frame must reach (ISO/IEC 19794-5's frontal image, as issue #11 cites it):
+/// a shortfall names the measure, the value, the limit and by how much it missed. The clause
+/// numbers are not given here: the standard's text was not at hand, only these figures.
 public struct ReferenceThresholds: Sendable, Equatable {
     /// Least inter-eye distance in pixels: 90, ISO/IEC 19794-5:2005's full frontal image type
     /// (a head at least 180 px wide, about 90 px between the eye centres), the figure ICAO asks.

@@ -108,12 +108,14 @@ import TestSupport
     /// Huffman tables), listed in the manifest; result.json's `referenceFrame` is the recorded
     /// frame ranked first (thresholds met first, then the highest score), with its vector; every
     /// analysed recorded frame and every still carries its score; shortfalls say by how much.
-    @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
-    func referenceFrameIsTheBestRecordedFrame() throws {
+    /// In realtime the analysis of a frame arrives after it was written (the runtime keeps the
+    /// frame until then), and a frame the analyser skipped has no score and cannot be chosen.
+    @Test(.enabled(if: ready, "needs the built binary and ../shared/media"), arguments: ["fast", "realtime"])
+    func referenceFrameIsTheBestRecordedFrame(pace: String) throws {
         let dir = Harness.tempDir("q-ref")
         let out = dir + "/out"
         let src = try #require(TestSupport.shared("media/approach.avi"))
-        let r = try Harness.run(try #require(Self.bin), ["--source", src, "--renderer", "null", "--pace", "fast", "--output", out], timeout: 300)
+        let r = try Harness.run(try #require(Self.bin), ["--source", src, "--renderer", "null", "--pace", pace, "--output", out], timeout: 300)
         #expect(r.code == 0, "stderr: \(r.err)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/result.json"))) as? [String: Any])
         let ref = try #require(result["referenceFrame"] as? [String: Any])
@@ -128,7 +130,8 @@ import TestSupport
             #expect(Set(v.keys) == Self.measures)
             ranked.append(Ranked(index: try #require(f["frameIndex"] as? Int), score: score, meets: meets))
         }
-        #expect(ranked.count == frames.count, "every recorded frame is analysed at --pace fast")
+        if pace == "fast" { #expect(ranked.count == frames.count, "every recorded frame is analysed at --pace fast") }
+        #expect(!ranked.isEmpty)
         let best = try #require(ranked.max { a, b in
             a.meets != b.meets ? !a.meets : a.score != b.score ? a.score < b.score : a.index > b.index
         })
@@ -143,7 +146,7 @@ import TestSupport
         let stills = try #require(result["collectedFrames"] as? [[String: Any]])
         for s in stills {
             let i = try #require(s["frameIndex"] as? Int)
-            #expect(s["score"] as? Double == ranked.first { $0.index == i }?.score)
+            #expect((s["score"] as? Double) == ranked.first { $0.index == i }?.score)
         }
         // reference.jpg: opens, the video's size, its own Huffman tables (a DHT segment, FFC4).
         let jpg = out + "/reference.jpg"
