@@ -49,11 +49,15 @@ public enum QualityMeasures {
         func set(_ m: QualityMeasure, _ raw: Double?, _ score: (Double) -> Int) {
             if let r = raw, r.isFinite { c[m] = (r, score(r)) } else { c[m] = (nil, nil) }
         }
-        guard let face = faces.first else {
+        // Bad input (no face, a box or points that are not finite numbers, an empty frame) is not
+        // assessed rather than trusted: nothing below may turn a NaN into an Int.
+        let b0 = faces.first?.box
+        guard let face = faces.first, let b = b0, [b.x, b.y, b.w, b.h].allSatisfy(\.isFinite), gray.width > 0, gray.height > 0,
+              gray.pixels.count >= gray.width * gray.height else {
             return QualityVector(components: QualityMeasure.allCases.map { QualityComponent(measure: $0, raw: nil, score: nil) })
         }
         let fw = Double(gray.width), fh = Double(gray.height)
-        let lm = face.landmarks.count >= 68 ? face.landmarks : nil
+        let lm = face.landmarks.count >= 68 && face.landmarks.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) ? face.landmarks : nil
 
         // Single face: OFIQ SingleFacePresent, f = a2 / a1 of the two largest boxes.
         let areas = faces.map { $0.box.w * $0.box.h }.sorted(by: >)
@@ -245,7 +249,8 @@ public enum QualityMeasures {
     static func cheekZones(_ g: Image, eyeL: Point, eyeR: Point, ied: Double, eyeMouth: Double) -> (ZoneStats, ZoneStats) {
         let ux = (eyeR.x - eyeL.x) / ied, uy = (eyeR.y - eyeL.y) / ied
         let vx = -uy, vy = ux                               // the eye line's normal, pointing down the face
-        let side = max(1, Int(0.3 * ied))
+        // At most the frame's larger side: a zone is never larger than the frame.
+        let side = max(1, Int(min(0.3 * ied, Double(max(g.width, g.height)))))
         let down = eyeMouth / 2
         func zone(_ c: Point, towards sign: Double) -> ZoneStats {
             var z = ZoneStats()

@@ -189,6 +189,21 @@ enum SyntheticFace {
         #expect(v.referenceScore == nil)
     }
 
+    /// Bad input is not assessed, never a crash: landmarks or a box that are not finite, an
+    /// empty frame.
+    @Test func badInputIsNotAssessed() {
+        var f = SyntheticFace.face(size: 200, cx: 320, cy: 240)
+        let img = SyntheticFace.image(face: f, background: 120, left: 150, right: 150)
+        f.landmarks[40] = Point(x: .nan, y: 3)
+        let v = vector(f, img)
+        #expect(v.raw(.interEyeDistance) == nil && v.raw(.mouthClosed) == nil && v.raw(.luminanceMean) != nil)
+        f.box = Rect(x: .infinity, y: 0, w: 10, h: 10)
+        #expect(vector(f, img).components.allSatisfy { $0.raw == nil })
+        let g = SyntheticFace.face(size: 200, cx: 320, cy: 240)
+        #expect(QualityMeasures.vector(gray: Image(width: 0, height: 0, layout: .gray, pixels: []), faces: [g], sharpness: 0)
+            .components.allSatisfy { $0.raw == nil })
+    }
+
     /// Too few pixels between the eyes (ISO/IEC 19794-5 token image: 60 px): the face at 100 px
     /// per face unit has 50 px and gets `faceTooSmall`, or `faceTooSmallRaiseQuality` when the
     /// camera can do more. The box is made valid for the oval on a 320×240 frame.
