@@ -531,9 +531,7 @@ public final class CaptureRuntime {
             // A face too small in pixels is told to choose a higher --quality when the camera
             // offers a taller frame than the one granted (issue #11).
             if let cam = source as? V4L2CameraSource {
-                guidance.config.higherQualityAvailable = cam.description.formats.contains { f in
-                    f.sizes.contains { $0.size.height > cam.granted.size.height }
-                }
+                guidance.config.higherQualityAvailable = Self.cameraOffersTaller(cam.description.formats, than: cam.granted.size)
             }
             sourceLoopsSeen = 0
             sourceBaseMs = clock.nowMs()
@@ -552,6 +550,12 @@ public final class CaptureRuntime {
             send(.cameraFailed(reason: ErrorReport.message(for: e)))
             if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
         }
+    }
+
+    /// Whether any format of the camera lists a frame size taller than `granted` (so a higher
+    /// `--quality` could give a face more pixels).
+    static func cameraOffersTaller(_ formats: [FormatModes], than granted: FrameSize) -> Bool {
+        formats.contains { f in f.sizes.contains { $0.size.height > granted.height } }
     }
 
     func closeSource() {
