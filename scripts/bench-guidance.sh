@@ -41,6 +41,9 @@
 #   cd       countdowns started in the capture run (informational: 1 = no restart).
 #   expect   the JSON's expect.records; last column OK when rec == expect, else FAIL.
 # The overall row pools the frames of every clip (det, IoU, hint, jitter) and counts rec/expect/OK.
+# Then, per clip, the count of analyze frames per shown hint (issue #11; quality hints marked *),
+# and q/valid: frames showing a quality hint (faceTheLight, closeMouth, faceTooSmall[RaiseQuality],
+# faceOutOfFrame) / frames inside the GT's expect.valid_runs_s.
 #
 # Real footage (needs ffmpeg and dlib's headers, `pkg-config dlib-1`): decoded once to y4m for
 # `analyze --source that.y4m`; the reference is dlib's get_frontal_face_detector() on the full
@@ -56,7 +59,9 @@
 #   still-frame jitter centre p95 <= 0.005 of the frame width and size p95 <= 0.02 on every clip;
 #   detection >= 0.98 and mean IoU >= 0.75 on single-face frames (each clip and overall), and no
 #   face reported on no_face;
-#   recall against full-frame dlib on the real footage >= 0.98.
+#   recall against full-frame dlib on the real footage >= 0.98;
+#   quality hints on < 2 % of the valid-run frames and none in the final hold of every
+#   must-record clip (issue #11).
 # Exit status 0 whenever the report is produced (goals not met included); non-zero when
 # something breaks (binary missing, a crash or an unexpected exit code, an unreadable log).
 # Skipped (exit 0) when ../shared/media is absent. Takes about a minute (plus ~30 s the first time

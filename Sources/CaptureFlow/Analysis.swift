@@ -72,12 +72,16 @@ public struct FrameAnalysis: Sendable, Equatable {
     public var sharpness: Double
     /// Whether both eyes look open (eye aspect ratio), nil when unknown.
     public var eyesOpen: Bool?
+    /// The ISO/IEC 29794-5 quality vector of the first face (`QualityVector`; FaceAnalysis
+    /// `QualityMeasures`), nil when not computed (tests and drivers that build a frame by hand).
+    public var quality: QualityVector?
     public init(frameIndex: Int, timestampMs: Int, frameWidth: Int, frameHeight: Int, faces: [DetectedFace],
-                brightness: Double, clippedFraction: Double = 0, sharpness: Double, eyesOpen: Bool? = nil) {
+                brightness: Double, clippedFraction: Double = 0, sharpness: Double, eyesOpen: Bool? = nil,
+                quality: QualityVector? = nil) {
         self.frameIndex = frameIndex; self.timestampMs = timestampMs
         self.frameWidth = frameWidth; self.frameHeight = frameHeight; self.faces = faces
         self.brightness = brightness; self.clippedFraction = clippedFraction; self.sharpness = sharpness
-        self.eyesOpen = eyesOpen
+        self.eyesOpen = eyesOpen; self.quality = quality
     }
 }
 
@@ -88,6 +92,29 @@ public struct FrameAnalysis: Sendable, Equatable {
 public enum Hint: String, Sendable, CaseIterable, Codable {
     case noFace, multipleFaces, getCloser, getFurther, moveLeft, moveRight, moveUp, moveDown
     case turnHeadLess, levelHead, tooDark, tooBright, tooBlurry, openEyes, holdStill
+    /// Issue #11 (quality vector): uneven light or backlight ("Face the light"); mouth open
+    /// ("Close your mouth"); face too few pixels for the recording ("Move closer", or for the
+    /// operator "choose a higher --quality" when the camera can do more); face partly outside
+    /// the frame. See `GuidanceRules.judge` for the one priority list.
+    case faceTheLight, closeMouth, faceTooSmall, faceTooSmallRaiseQuality, faceOutOfFrame
+
+    /// Hints about where the face is (none, several, distance, position): they follow the face
+    /// as it moves, so `HintDebouncer` does not hold them back by its once-a-second limit.
+    public var isPlacement: Bool {
+        switch self {
+        case .noFace, .multipleFaces, .getCloser, .getFurther, .moveLeft, .moveRight, .moveUp, .moveDown: return true
+        default: return false
+        }
+    }
+
+    /// The hints judged on the quality vector (issue #11): they must persist longer before they
+    /// are shown (`GuidanceConfig.qualityHintPersistMs`), since one frame's measure is noisy.
+    public var isQuality: Bool {
+        switch self {
+        case .faceTheLight, .closeMouth, .faceTooSmall, .faceTooSmallRaiseQuality, .faceOutOfFrame: return true
+        default: return false
+        }
+    }
 
     /// The localization key, e.g. `selfie_capture_hint_get_closer`.
     public var stringKey: String {

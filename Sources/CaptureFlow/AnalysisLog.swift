@@ -7,7 +7,9 @@ public enum AnalysisLog {
     /// (`{"x","y","w","h"}`, null when the detector did not confirm the face on this frame).
     /// Boxes in raw (unmirrored) source pixels, rounded to 0.1 px; angles in degrees (0.1°; null when
     /// not measured); brightness 0...255 and sharpness rounded to 0.1; eyesOpen true/false/null;
-    /// status, distance, positions, poses the Mobai names; hint the `Hint` raw value (debounced).
+    /// status, distance, positions, poses the Mobai names; hint the `Hint` raw value (debounced);
+    /// `quality` (when computed) the quality vector, `{"InterEyeDistance": {"raw": 96.4, "score": 83}, …}`
+    /// in `QualityMeasure` order (`qualityJSON`).
     public static func jsonLine(_ a: FrameAnalysis, _ g: GuidanceResult) -> String {
         var s = "{\"frame\":\(a.frameIndex),\"t_ms\":\(a.timestampMs),\"faces\":["
         for (k, f) in a.faces.enumerated() {
@@ -26,8 +28,18 @@ public enum AnalysisLog {
         s += ",\"status\":\"\(g.status.rawValue)\",\"distance\":\"\(g.distance.rawValue)\""
         s += ",\"positions\":[" + g.positions.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
         s += ",\"poses\":[" + g.poses.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
-        s += ",\"hint\":\"\(g.hint.rawValue)\"}"
-        return s
+        s += ",\"hint\":\"\(g.hint.rawValue)\""
+        if let q = a.quality { s += ",\"quality\":" + qualityJSON(q) }
+        return s + "}"
+    }
+
+    /// The vector as one JSON object: each measure's raw value (px and degrees to 0.1, other
+    /// units to 4 decimals; null when not assessed) and 0…100 score (null when not assessed).
+    public static func qualityJSON(_ q: QualityVector) -> String {
+        "{" + q.components.map { c in
+            let places = ["px", "deg", "luma^2"].contains(c.measure.unit) ? 1 : 4
+            return "\"\(c.measure.rawValue)\":{\"raw\":\(num(c.raw, places: places)),\"score\":\(c.score.map(String.init) ?? "null")}"
+        }.joined(separator: ",") + "}"
     }
 
     /// A JSON number rounded to `places` decimals; `null` for nil, NaN or infinity.

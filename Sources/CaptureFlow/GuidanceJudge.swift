@@ -8,7 +8,8 @@ public struct Guidance: Sendable, Equatable {
 
     public init(config: GuidanceConfig = GuidanceConfig()) {
         self.config = config
-        debouncer = HintDebouncer(persistMs: config.hintPersistMs)
+        debouncer = HintDebouncer(persistMs: config.hintPersistMs, qualityPersistMs: config.qualityHintPersistMs,
+                                  minChangeIntervalMs: config.minHintChangeIntervalMs)
         stillness = StillnessJudge(config: config.stillness)
     }
 

@@ -40,6 +40,51 @@ public struct GuidanceConfig: Sendable, Equatable {
     public var requireEyesOpen: Bool = true
     /// A new hint replaces the shown one only after persisting this long (issue #5: 200 ms).
     public var hintPersistMs: Int = 200
+    /// … a quality hint (`Hint.isQuality`) after this long: 500 ms (issue #11; one frame's light
+    /// or mouth measure is noisier than a position, and half a second is still quick to read).
+    public var qualityHintPersistMs: Int = 500
+    /// While the face is still (no placement hint involved), the shown hint changes at most once
+    /// per this many ms (issue #11: "at most one change per second").
+    public var minHintChangeIntervalMs: Int = 1000
+
+    // Quality hints (issue #11), judged on `FrameAnalysis.quality`; a measure that was not
+    // assessed (no landmarks, no vector) never triggers one.
+
+    /// Inter-eye distance in pixels below which the face is too small for the recording
+    /// (`faceTooSmall`). 60 px: ISO/IEC 19794-5:2005's token face image, the smallest face image
+    /// the standard defines (eye centres 60 px apart in a 240 px wide image); below it no
+    /// profile of the standard accepts the face. The reference frame asks 90 px
+    /// (`ReferenceThresholds`). Inside the oval at 640×480 the face is ≥ 168 px tall, eyes
+    /// ≈ 70 px apart, so the hint speaks only for cameras below about 550 px in height.
+    public var minInterEyeDistance: Double = 60
+    /// Set when the camera offers a larger size than the one in use (`--quality` could ask for
+    /// it): a face too small in pixels then gets `faceTooSmallRaiseQuality` instead of
+    /// `faceTooSmall`.
+    public var higherQualityAvailable = false
+    /// The face counts as partly out of the frame (`faceOutOfFrame`) when less than this fraction
+    /// of its landmarks' box (`QualityMeasure.faceInFrame`) is inside: 0.95, so that a
+    /// landmark a few pixels past the edge (dlib extrapolates them) is not a cut face, while a
+    /// forehead or chin cut by the edge is.
+    public var minFaceInFrame: Double = 0.95
+    /// Largest inner-lip opening over the eye-to-chin distance (`QualityMeasure.mouthClosed`)
+    /// before `closeMouth`: 0.2, where OFIQ's MouthClosed mapping (x0 0.2, w 0.06,
+    /// ofiq_config.jaxn) crosses a score of 50.
+    public var maxMouthOpening: Double = 0.2
+    /// `faceTheLight` when the darker half of the face's mean luma is below this fraction of the
+    /// brighter half's (`QualityMeasure.illuminationBalance`): 0.4, about three stops in linear
+    /// light ((1/8)^(1/2.2) ≈ 0.39, sRGB-like gamma): half the face in deep shadow. Measured on
+    /// shared/media (DECISIONS.md 2026-12-01): evenly lit faces 0.81–0.95; the people photo
+    /// cc0_interfaces_028, lit from one side (about 2.5 stops), 0.55 and still a face to accept.
+    public var minIlluminationBalance: Double = 0.4
+    /// … or backlight: the face's mean luma below this fraction of the bright part of the scene
+    /// (`QualityMeasure.backlight`) **and** that part brighter than `minBacklightBackground`.
+    /// 0.5: the face over four times darker than the background in linear light (0.5^2.2 ≈
+    /// 1/4.6, two stops).
+    public var minBacklightRatio: Double = 0.5
+    /// … 0.8 of full scale (luma 204): a window or a lamp, not a wall. The ratio alone would
+    /// also flag a darker skin before a light wall (shared/media/people cc0_interfaces_006: ratio
+    /// 0.59 before a background of 0.64), which more light on the face does not change.
+    public var minBacklightBackground: Double = 0.8
     /// When the tracked face counts as holding still (`StillnessJudge`).
     public var stillness = StillnessConfig()
     public init() {}
@@ -59,9 +104,14 @@ public struct FrameJudgement: Sendable, Equatable {
 
 /// The pure rules.
 public enum GuidanceRules {
-    /// Judges one frame. Priority of the hint (issue #5): no face, multiple faces, distance,
-    /// position (horizontal before vertical, as the label rule), pose (yaw/pitch → turnHeadLess,
-    /// then roll → levelHead), light (tooDark, tooBright), blur, eyes, then holdStill.
+    /// Judges one frame. The one priority list of the hint (issues #5 and #11), first wins:
+    /// 1. noFace, 2. multipleFaces, 3. distance (getCloser, getFurther), 4. position (horizontal
+    /// before vertical, as the label rule), 5. faceOutOfFrame, 6. faceTooSmall /
+    /// faceTooSmallRaiseQuality, 7. pose (yaw/pitch → turnHeadLess, then roll → levelHead),
+    /// 8. tooDark, 9. tooBright, 10. faceTheLight, 11. tooBlurry, 12. openEyes, 13. closeMouth,
+    /// then holdStill. Light comes before blur since sharpness scales with contrast; the
+    /// frame-filling problems (cut, too few pixels) before pose, since the pose is measured on
+    /// the landmarks they spoil. Every hint but holdStill makes the frame invalid.
     ///
     /// Geometry uses the first face's detector box in raw source pixels; x is mirrored when
     /// `config.mirror` (a face in the raw frame's left part is shown on the right: TooFarRight,
@@ -107,12 +157,23 @@ public enum GuidanceRules {
         else { status = .ValidFace; hint = .holdStill }
 
         if status == .ValidFace {
-            if poses.contains(.YAW_EXCESSIVE_FACE_ROTATION) || poses.contains(.PITCH_EXCESSIVE_FACE_ROTATION) { hint = .turnHeadLess }
+            let q = a.quality
+            func below(_ m: QualityMeasure, _ limit: Double) -> Bool { q?.raw(m).map { $0 < limit } ?? false }
+            if below(.faceInFrame, config.minFaceInFrame) { hint = .faceOutOfFrame }
+            else if below(.interEyeDistance, config.minInterEyeDistance) {
+                hint = config.higherQualityAvailable ? .faceTooSmallRaiseQuality : .faceTooSmall
+            }
+            else if poses.contains(.YAW_EXCESSIVE_FACE_ROTATION) || poses.contains(.PITCH_EXCESSIVE_FACE_ROTATION) { hint = .turnHeadLess }
             else if poses.contains(.ROLL_EXCESSIVE_FACE_ROTATION) { hint = .levelHead }
             else if a.brightness < config.minBrightness { hint = .tooDark }
             else if a.clippedFraction > config.maxClippedFraction { hint = .tooBright }
+            else if below(.illuminationBalance, config.minIlluminationBalance)
+                        || (below(.backlight, config.minBacklightRatio) && !below(.backgroundLuminance, config.minBacklightBackground)) {
+                hint = .faceTheLight
+            }
             else if a.sharpness < config.minSharpness { hint = .tooBlurry }
             else if config.requireEyesOpen && a.eyesOpen == false { hint = .openEyes }
+            else if let m = q?.raw(.mouthClosed), m > config.maxMouthOpening { hint = .closeMouth }
         }
         return FrameJudgement(status: status, distance: distance,
                               positions: positions.isEmpty ? [.VALID_FACE_POSE] : positions,

@@ -1,6 +1,10 @@
 import CaptureFlow
 import Media
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Settings of `FaceAnalyzer`.
 public struct FaceAnalyzerConfig: Sendable, Equatable {
     /// Where and at which scales to search (tracking ROI, ~320 px downscale, full-res fallback).
@@ -25,6 +29,9 @@ public final class FaceAnalyzer {
         set { tracker.landmarks = newValue }
     }
     public let config: FaceAnalyzerConfig
+    /// CPU time (this thread's clock, µs) the last `analyze` call spent on the quality vector
+    /// (`QualityMeasures.vector`): what `analyze` and `make bench` report as its cost.
+    public private(set) var lastQualityCPUMicros = 0
 
     /// - Parameters:
     ///   - detector: the detection backend, e.g. `try DlibHOGDetector()`.
@@ -48,7 +55,7 @@ public final class FaceAnalyzer {
     /// - Returns: faces in source pixels (unmirrored), most confident first, tracked (filtered
     ///   landmarks, box and pose) for the first `tracking.maxTracks`; brightness/clipping/sharpness
     ///   of the first face's box (whole frame when no face); eyesOpen of the first face (nil
-    ///   without landmarks).
+    ///   without landmarks); the quality vector of the first face (`QualityMeasures.vector`).
     /// - Throws: the backends' errors (`FaceModelError.dlib`).
     public func analyze(gray: Image, frameIndex: Int, timestampMs: Int) throws -> FrameAnalysis {
         precondition(gray.layout == .gray, "FaceAnalyzer.analyze needs a gray image")
@@ -60,8 +67,18 @@ public final class FaceAnalyzer {
         if let first = faces.first, let ear = FaceQuality.eyeAspectRatio(first.landmarks) {
             eyes = ear >= config.eyesOpenMinEAR
         }
+        let q0 = Self.threadCPUMicros()
+        let quality = QualityMeasures.vector(gray: gray, faces: faces, sharpness: sharp)
+        lastQualityCPUMicros = Self.threadCPUMicros() - q0
         return FrameAnalysis(frameIndex: frameIndex, timestampMs: timestampMs, frameWidth: gray.width,
                              frameHeight: gray.height, faces: faces, brightness: mean, clippedFraction: clipped,
-                             sharpness: sharp, eyesOpen: eyes)
+                             sharpness: sharp, eyesOpen: eyes, quality: quality)
+    }
+
+    /// This thread's CPU time in µs (CLOCK_THREAD_CPUTIME_ID).
+    static func threadCPUMicros() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Int(ts.tv_sec) * 1_000_000 + Int(ts.tv_nsec) / 1000
     }
 }

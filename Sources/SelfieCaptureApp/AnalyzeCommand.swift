@@ -52,7 +52,9 @@ public enum AnalyzeCommand {
         console.err("analyze: \(st.readFrames) frames read: \(st.deliveredFrames) delivered (\(st.warnedFrames) warned, "
                     + "\(st.huffmanInsertedFrames) given Huffman tables), \(st.skippedSummary); "
                     + "\(summary.analysed) analysed, \(summary.failed) failed; analysis CPU time per frame: median "
-                    + "\(ms(summary.percentileMicros(50))) ms, p90 \(ms(summary.percentileMicros(90))) ms\n")
+                    + "\(ms(summary.percentileMicros(50))) ms, p90 \(ms(summary.percentileMicros(90))) ms; "
+                    + "quality vector per frame: median \(ms3(AnalyzeSummary.percentile(summary.qualityMicros, 50))) ms, "
+                    + "p90 \(ms3(AnalyzeSummary.percentile(summary.qualityMicros, 90))) ms\n")
         return .ok
     }
 
@@ -64,11 +66,16 @@ public enum AnalyzeCommand {
         /// CPU time of each `FaceAnalyzer.analyze` call in microseconds (the thread's CPU clock,
         /// so other load on the machine does not inflate it).
         public var micros: [Int] = []
+        /// CPU time of the quality vector inside each call (`FaceAnalyzer.lastQualityCPUMicros`), µs.
+        public var qualityMicros: [Int] = []
 
         /// The p-th percentile (0...100, nearest rank) of `micros`, 0 when empty.
-        public func percentileMicros(_ p: Int) -> Int {
-            guard !micros.isEmpty else { return 0 }
-            let sorted = micros.sorted()
+        public func percentileMicros(_ p: Int) -> Int { Self.percentile(micros, p) }
+
+        /// The p-th percentile (0...100, nearest rank) of `values`, 0 when empty.
+        public static func percentile(_ values: [Int], _ p: Int) -> Int {
+            guard !values.isEmpty else { return 0 }
+            let sorted = values.sorted()
             let rank = max(0, min(sorted.count - 1, (p * sorted.count + 99) / 100 - 1))
             return sorted[rank]
         }
@@ -77,6 +84,12 @@ public enum AnalyzeCommand {
     static func ms(_ micros: Int) -> String {
         let tenths = (micros + 50) / 100
         return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// µs as ms with three decimals ("0.123").
+    static func ms3(_ micros: Int) -> String {
+        let s = String(micros % 1000)
+        return "\(micros / 1000)." + String(repeating: "0", count: 3 - s.count) + s
     }
 
     static func threadCPUMicros() -> Int {
@@ -99,6 +112,7 @@ public enum AnalyzeCommand {
             do {
                 analysis = try analyzer.analyze(gray: gray, frameIndex: frame.index, timestampMs: frame.timestampMs)
                 summary.micros.append(threadCPUMicros() - t0)
+                summary.qualityMicros.append(analyzer.lastQualityCPUMicros)
             } catch {
                 summary.failed += 1
                 continue

@@ -94,6 +94,11 @@ public final class CaptureRuntime {
     var collector: FrameCollector?
     var recorded: [RecordedFrame] = []
     var summary: VideoSummary?
+    /// The best recorded frame so far for `reference.jpg` (`ReferenceCandidate` ranking), with
+    /// its pixels; and the recorded frames whose analysis has not arrived yet (realtime), kept
+    /// until it does or a newer frame's analysis shows it never will.
+    var reference: (candidate: ReferenceCandidate, frame: VideoFrame)?
+    var unanalysedFrames: [Int: VideoFrame] = [:]
 
     // Evidence (manifest.json).
     /// When the run started, on the wall clock (`CaptureSetup.wallClock`).
@@ -292,6 +297,9 @@ public final class CaptureRuntime {
         stills = []
         thumbnail = nil
         recorded = []
+        reference = nil
+        unanalysedFrames = [:]
+        if let folder { unlink(folder.file(ReferenceImage.fileName)) }
         pendingCollects = 0
         lastCollectedIndex = nil
     }
@@ -471,6 +479,11 @@ public final class CaptureRuntime {
     /// The source opened on the reader thread: the machine hears of it now.
     func sourceOpened(_ info: SourceInfo) {
         readerOpened = true
+        // A face too small in pixels is told to choose a higher --quality when the camera
+        // offers a taller frame than the one granted (issue #11).
+        if let c = reader?.cameraModes {
+            guidance.config.higherQualityAvailable = Self.cameraOffersTaller(c.formats, than: c.granted)
+        }
         sourceWarnings += reader?.warnings ?? []
         sourceInfo = info
         sourceLoopsSeen = 0
@@ -545,8 +558,9 @@ public final class CaptureRuntime {
         if machine.isRecording, let w = writer {
             do {
                 try w.append(frame)
-                recorded.append(RecordedFrame(index: frame.index, timestampMs: frame.timestampMs,
-                                              analysis: lastAnalysis?.frameIndex == frame.index ? lastAnalysis : nil))
+                let analysed = lastAnalysis?.frameIndex == frame.index ? lastAnalysis : nil
+                recorded.append(RecordedFrame(index: frame.index, timestampMs: frame.timestampMs, analysis: analysed))
+                if let analysed { considerReference(analysed, frame) } else { unanalysedFrames[frame.index] = frame }
                 if pendingCollects > 0, frame.index > lastCollectedIndex ?? Int.min { pendingCollects -= 1; offer(frame) }
             } catch {
                 fail(with: AppError.media(error) ?? .cannotCreateOutput(path: w.path, reason: "\(error)"))
@@ -774,6 +788,12 @@ public final class CaptureRuntime {
                               pace: setup.pace)
     }
 
+    /// Whether any format of the camera lists a frame size taller than `granted` (so a higher
+    /// `--quality` could give a face more pixels).
+    static func cameraOffersTaller(_ formats: [FormatModes], than granted: FrameSize) -> Bool {
+        formats.contains { f in f.sizes.contains { $0.size.height > granted.height } }
+    }
+
     func closeSource() {
         if let r = reader {
             sourceRecord = r.record ?? sourceRecord
@@ -856,6 +876,15 @@ public final class CaptureRuntime {
     func attach(_ a: FrameAnalysis) {
         guard let i = recorded.lastIndex(where: { $0.index == a.frameIndex }), recorded[i].analysis == nil else { return }
         recorded[i].analysis = a
+        if let f = unanalysedFrames.removeValue(forKey: a.frameIndex) { considerReference(a, f) }
+        // The analyser works on the newest frame: older ones still waiting will not come.
+        unanalysedFrames = unanalysedFrames.filter { $0.key > a.frameIndex }
+    }
+
+    /// Keeps `frame` as the reference when it ranks above the current one.
+    func considerReference(_ a: FrameAnalysis, _ frame: VideoFrame) {
+        guard let v = a.quality, let c = ReferenceCandidate(frameIndex: frame.index, timestampMs: frame.timestampMs, vector: v) else { return }
+        if reference.map({ c.isBetter(than: $0.candidate) }) ?? true { reference = (c, frame) }
     }
 
     func writeResult() {
@@ -865,9 +894,17 @@ public final class CaptureRuntime {
             worker.waitUntilIdle()
             for r in worker.takeResults() { if case .success(let a) = r { attach(a) } }
         }
+        var referencePath: String?
+        if let r = reference {
+            do { referencePath = try ReferenceImage.write(r.frame, in: folder) } catch {
+                fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(ReferenceImage.fileName), reason: "\(error)"))
+                return
+            }
+        }
         let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
                                      recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup,
-                                     sourceFrames: sourceFramesJSON, sourceRecord: reader?.record ?? sourceRecord)
+                                     sourceFrames: sourceFramesJSON, sourceRecord: reader?.record ?? sourceRecord,
+                                     reference: referencePath.flatMap { p in reference.map { ($0.candidate, p) } })
         let resultPath: String
         do { resultPath = try folder.write(Array(json.utf8), to: Manifest.resultFileName) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))

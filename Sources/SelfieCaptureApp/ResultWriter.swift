@@ -10,9 +10,11 @@ import Media
 /// "attempt", "attempts", "collection": {"rule": "mobai"|"even", "asked", "collected", "offsetsMs"},
 /// "metadata" (a compact JSON string: app, version, source, video, attempt — Unissey's
 /// SessionResponse `metadata`),
-/// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?}],
+/// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?, "score"?}],
 /// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
-/// "brightness", "sharpness", "eyesOpen"}], "settings": {...}, "source": {...}, "sourceFrames":
+/// "brightness", "sharpness", "eyesOpen", "quality"?: {"score", "vector"}}],
+/// "referenceFrame": {"path", "frameIndex", "timestampMs", "score", "meetsThresholds",
+/// "thresholds", "shortfalls", "vector"} | null, "settings": {...}, "source": {...}, "sourceFrames":
 /// {"read", "delivered", "analysed", "warned", "huffmanInserted", "skipped", "skippedByReason":
 /// {reason: count}}}`; boxes in raw
 /// (unmirrored) source pixels, angles in degrees, durations in milliseconds. `attempt` is the
@@ -22,7 +24,8 @@ import Media
 enum ResultWriter {
     static func json(summary s: VideoSummary, folder: OutputFolder, collected: [FrameCollector.Collected],
                      recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup,
-                     sourceFrames: [String: Any] = [:], sourceRecord: SourceRecord? = nil) -> String {
+                     sourceFrames: [String: Any] = [:], sourceRecord: SourceRecord? = nil,
+                     reference: (candidate: ReferenceCandidate, path: String)? = nil) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
             "manifest": folder.file(Manifest.fileName),
@@ -40,6 +43,8 @@ enum ResultWriter {
             var d: [String: Any] = ["path": folder.file(c.relativePath), "frameIndex": c.frameIndex,
                                     "timestampMs": c.timestampMs, "bytes": c.bytes]
             if let r = c.crop { d["crop"] = ["x": r.x, "y": r.y, "w": r.width, "h": r.height] }
+            // The still's quality score (`QualityVector.referenceScore`), when its frame was analysed.
+            if let score = recorded.last(where: { $0.index == c.frameIndex })?.analysis?.quality?.referenceScore { d["score"] = score }
             return d
         }
         root["frames"] = recorded.map { r -> [String: Any] in
@@ -58,9 +63,11 @@ enum ResultWriter {
                 d["brightness"] = a.brightness
                 d["sharpness"] = a.sharpness
                 if let e = a.eyesOpen { d["eyesOpen"] = e }
+                if let q = a.quality { d["quality"] = ["score": q.referenceScore ?? NSNull(), "vector": vectorJSON(q)] as [String: Any] }
             }
             return d
         }
+        root["referenceFrame"] = reference.map { referenceJSON($0.candidate, path: $0.path) } ?? NSNull()
         root["settings"] = settings(setup)
         // What the source read over the run (JPG-03..06: nothing dropped silently).
         root["sourceFrames"] = sourceFrames
@@ -86,6 +93,35 @@ enum ResultWriter {
             return "{}\n"
         }
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// A quality vector: `{MEASURE: {"raw", "score", "unit"}}` (`QualityMeasure` raw values;
+    /// raw and score null when the measure could not be assessed).
+    static func vectorJSON(_ q: QualityVector) -> [String: Any] {
+        var d: [String: Any] = [:]
+        for c in q.components {
+            d[c.measure.rawValue] = ["raw": c.raw ?? NSNull(), "score": c.score ?? NSNull(), "unit": c.measure.unit] as [String: Any]
+        }
+        return d
+    }
+
+    /// result.json's `referenceFrame`: the frame `reference.jpg` holds, its score and vector, the
+    /// ISO/IEC 19794-5 thresholds a reference needs (`ReferenceThresholds`), and the ones it
+    /// missed (`shortfalls`: measure, value, limit, by how much; empty when it meets them all).
+    /// Chosen among frames that meet them when any does (`ReferenceCandidate`).
+    static func referenceJSON(_ c: ReferenceCandidate, path: String) -> [String: Any] {
+        let t = ReferenceThresholds()
+        return [
+            "path": path, "frameIndex": c.frameIndex, "timestampMs": c.timestampMs, "score": c.score,
+            "meetsThresholds": c.meetsThresholds,
+            "thresholds": ["minInterEyeDistance": t.minInterEyeDistance, "maxYaw": t.maxYaw, "maxPitch": t.maxPitch,
+                           "maxRoll": t.maxRoll],
+            "shortfalls": c.shortfalls.map { f -> [String: Any] in
+                ["measure": f.measure.rawValue, "value": f.value ?? NSNull(), "limit": f.limit, "by": f.by ?? NSNull(),
+                 "unit": f.measure.unit]
+            },
+            "vector": vectorJSON(c.vector),
+        ]
     }
 
     /// The capture settings as written in result.json's `settings` and manifest.json's
@@ -114,5 +150,21 @@ enum ResultWriter {
             "maxAttempts": st.effectiveMaxAttempts,
             "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
         ]
+    }
+}
+
+/// `reference.jpg`: the recorded frame ranked best for face comparison (`ReferenceCandidate`),
+/// decoded and re-encoded by libjpeg-turbo (`JPEGCodec`, quality 90, 4:2:0) so that the file
+/// carries its own Huffman tables (a camera's MJPEG frames often omit them, and some viewers
+/// then refuse the file).
+enum ReferenceImage {
+    static let fileName = "reference.jpg"
+    static let quality = 90
+
+    /// Writes `frame` as `reference.jpg` in `folder` (temporary name, fsync, rename, 0600).
+    /// - Returns: the file's path.
+    /// - Throws: `JPEGError` (decode/encode), `MediaError.cannotCreateOutput`/`.writeFailed`.
+    static func write(_ frame: VideoFrame, in folder: OutputFolder) throws -> String {
+        try folder.write(try JPEGCodec.encode(frame.rgb, quality: quality), to: fileName)
     }
 }

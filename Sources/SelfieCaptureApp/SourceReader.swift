@@ -46,6 +46,7 @@ final class SourceReader: @unchecked Sendable {
     private var latestStats = SourceStats()
     private var latestRecord: SourceRecord?
     private var openWarnings: [String] = []
+    private var openCameraModes: (formats: [FormatModes], granted: FrameSize)?
     private let capacity: Int
     private var wakePipe: [Int32] = [-1, -1]
 
@@ -120,6 +121,9 @@ final class SourceReader: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// A camera's offered formats and the size it granted (nil for other sources).
+    var cameraModes: (formats: [FormatModes], granted: FrameSize)? { lock.lock(); defer { lock.unlock() }; return openCameraModes }
+
     /// What the source warned about on opening (V4L-08: fewer than 2 buffers granted).
     var warnings: [String] { lock.lock(); defer { lock.unlock() }; return openWarnings }
 
@@ -146,7 +150,10 @@ final class SourceReader: @unchecked Sendable {
         let pacer = Pacer(mode: pace, clock: SystemClock())
         lock.lock()
         latestRecord = FrameSources.sourceRecord(of: source, spec: spec)
-        openWarnings = (source as? V4L2CameraSource)?.warnings ?? []
+        if let cam = source as? V4L2CameraSource {
+            openWarnings = cam.warnings
+            openCameraModes = (cam.description.formats, cam.granted.size)
+        }
         lock.unlock()
         post(.opened(source.info))
         var loopsSeen = 0

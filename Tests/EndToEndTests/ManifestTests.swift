@@ -64,7 +64,7 @@ import TestSupport
         #expect(r.code == 0, "stderr: \(r.err)")
         let manifest = try Self.checkListing(out)
         #expect(Self.files(under: out) == ["frames/frame-001.jpg", "frames/frame-002.jpg", "frames/frame-003.jpg",
-                                           "manifest.json", "result.json", "video.avi"])
+                                           "manifest.json", "reference.jpg", "result.json", "video.avi"])
         #expect(manifest["schemaVersion"] as? Int == 1 && manifest["app"] as? String == "selfie-capture")
         let version = try Harness.run(bin, ["--version"]).out
         let appVersion = try #require(manifest["appVersion"] as? String)
@@ -99,7 +99,7 @@ import TestSupport
 
         // verify: intact → 0.
         let ok = try Harness.run(bin, ["verify", out])
-        #expect(ok.code == 0 && ok.out == "\(out): 5 files match manifest.json\n", "\(ok.out)\(ok.err)")
+        #expect(ok.code == 0 && ok.out == "\(out): 6 files match manifest.json\n", "\(ok.out)\(ok.err)")
 
         // A flipped byte, a removed file, an added file: each 65 and named.
         func copy(_ name: String) throws -> String {

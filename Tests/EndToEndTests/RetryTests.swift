@@ -126,7 +126,7 @@ import TestSupport
             #expect(size == c["bytes"] as? Int, "\(path) is the second attempt's frame")
         }
         #expect(Self.tree(run.output) == ["frames", "frames/frame-001.jpg", "frames/frame-002.jpg", "frames/frame-003.jpg",
-                                          "manifest.json", "result.json", "video.\(format)"], "no partial or leftover files")
+                                          "manifest.json", "reference.jpg", "result.json", "video.\(format)"], "no partial or leftover files")
         // The manifest covers the second attempt's files only, and they verify.
         let verify = try Harness.run(try #require(Self.bin), ["verify", run.output])
         #expect(verify.code == 0, "\(verify.err)")

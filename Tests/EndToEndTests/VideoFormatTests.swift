@@ -124,7 +124,7 @@ import TestSupport
         #expect(video["bytes"] as? Int == mp4Bytes)
 
         // Files: 0600, no temporary file, no AVI.
-        #expect(Self.topLevel(mp4.output) == ["frames", "manifest.json", "result.json", "video.mp4"], "\(Self.tree(mp4.output))")
+        #expect(Self.topLevel(mp4.output) == ["frames", "manifest.json", "reference.jpg", "result.json", "video.mp4"], "\(Self.tree(mp4.output))")
         // The manifest lists the MP4 and the folder verifies.
         let manifest = (try? String(contentsOfFile: mp4.output + "/manifest.json", encoding: .utf8)) ?? ""
         #expect(manifest.contains("\"video.mp4\""), "manifest: \(manifest.prefix(400))")

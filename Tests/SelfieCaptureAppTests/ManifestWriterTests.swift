@@ -42,7 +42,7 @@ import TestSupport
         #expect(manifest.startedAt == "2026-12-01T12:00:00.000Z" && manifest.endedAt == "2026-12-01T12:00:05.000Z")
         #expect(manifest.appVersion == Commands.version && manifest.app == "selfie-capture")
         #expect(manifest.files.map(\.path) == ["frames/frame-001.jpg", "frames/frame-002.jpg", "frames/frame-003.jpg",
-                                                "result.json", "video.avi"])
+                                                "reference.jpg", "result.json", "video.avi"])
         #expect(manifest.source == SourceRecord(kind: .file, spec: try #require(Self.approach), width: 640, height: 480, fps: 15))
         #expect(manifest.settings == JSONNode(foundation: ResultWriter.settings(setup)))
         #expect(manifest.settings["pace"] == .string("fast") && manifest.settings["timeoutSeconds"] == .null)

@@ -39,6 +39,12 @@ GOAL_IOU = 0.75
 GOAL_RECALL = 0.98
 REAL_IOU = 0.5
 
+# Issue #11: the hints judged on the quality vector, and their goal on the must-record clips:
+# shown (debounced `hint` of `analyze`) on fewer than 2 % of the frames inside the ground
+# truth's valid runs, and on none from `final_valid_from_s` on.
+QUALITY_HINTS = ("faceTheLight", "closeMouth", "faceTooSmall", "faceTooSmallRaiseQuality", "faceOutOfFrame")
+GOAL_QUALITY_HINT_SHARE = 0.02
+
 
 class Broken(Exception):
     """Something that is not a measurement broke: the report stops with exit status 1."""
@@ -427,6 +433,18 @@ def main():
         if not log:
             raise Broken(f"analyze {name}: exit 0 but no frame in {alog}")
         m = analyse_clip(gt, log)
+        # Shown hints per clip (frames of the analyze log), and the quality hints on valid runs.
+        m["hint_counts"] = {}
+        for row in log:
+            h = row.get("hint")
+            m["hint_counts"][h] = m["hint_counts"].get(h, 0) + 1
+        runs_s = gt["expect"].get("valid_runs_s") or []
+        final = gt["expect"].get("final_valid_from_s")
+        in_runs = [row for row in log if any(a <= row.get("t_ms", -1) / 1000 < b for a, b in runs_s)]
+        m["q_valid"] = len(in_runs)
+        m["q_fired"] = sum(1 for row in in_runs if row.get("hint") in QUALITY_HINTS)
+        m["q_final"] = sum(1 for row in in_runs if row.get("hint") in QUALITY_HINTS and final is not None
+                           and row.get("t_ms", -1) / 1000 >= final)
         if m["extra"]:
             notes.append(f"{name}: more faces reported than the GT has (partial faces included) on {m['extra']} frame(s)")
         if m["logged"] < m["frames"]:
@@ -501,6 +519,15 @@ def main():
     print(f"{'overall':<{nw}} " + " ".join(f"{v:>{w}}" for v, (c, w) in zip(vals, cols)))
     print(f"(clips: {time.time() - t_start:.0f} s)")
 
+    # ---- hints per clip (issue #11) ----
+    # Frames of `analyze` per shown (debounced) hint; quality hints marked with *.
+    print("hints per clip (frames of analyze per shown hint; * = quality hint of issue #11; q/valid = quality-hint "
+          "frames / frames in the valid runs):")
+    for r in rows:
+        counts = sorted(r["hint_counts"].items(), key=lambda kv: (-kv[1], str(kv[0])))
+        text = ", ".join(f"{h}{'*' if h in QUALITY_HINTS else ''} {n}" for h, n in counts)
+        print(f"  {r['name']:<{nw}} q/valid {r['q_fired']}/{r['q_valid']}  {text}")
+
     # ---- real footage ----
     real = None
     if args.real_skip:
@@ -528,6 +555,14 @@ def main():
     goal("recording within countdown (1 s) + 0.5 s of the true valid-and-still run", bool(trows) and not tbad,
          (f"{len(tbad)} of {len(trows)} late or outside: " + ", ".join(f"{r['name']} ({fmt(r['vs2r'], '.2f')})" for r in tbad))
          if tbad else f"worst {max(r['vs2r'] for r in trows):.2f} s over {len(trows)} clips" if trows else "no recording")
+
+    qrows = [r for r in rows if r["expect"]]
+    qbad = [r for r in qrows if r["q_fired"] >= GOAL_QUALITY_HINT_SHARE * max(r["q_valid"], 1) or r["q_final"] > 0]
+    goal(f"quality hints on < {GOAL_QUALITY_HINT_SHARE:.0%} of valid-run frames and none in the final hold of every "
+         "must-record clip", bool(qrows) and not qbad,
+         (f"{len(qbad)} of {len(qrows)} over: " + ", ".join(f"{r['name']} ({r['q_fired']}/{r['q_valid']}, final {r['q_final']})"
+                                                            for r in qbad)) if qbad else
+         f"worst {max(r['q_fired'] / max(r['q_valid'], 1) for r in qrows):.3f} over {len(qrows)} clips" if qrows else "")
 
     jrows = [r for r in rows if r["still"]]
     jbad = [r for r in jrows if r["jit_c"] > GOAL_JIT_CENTRE or r["jit_s"] > GOAL_JIT_SIZE]
