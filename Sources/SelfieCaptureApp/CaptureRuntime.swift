@@ -675,10 +675,10 @@ public final class CaptureRuntime {
         return view
     }
 
-    /// The result screen's thumbnail: the middle collected still (the reference frame, once
-    /// the capture has one, replaces it here: one line), else the last frame read.
+    /// The result screen's thumbnail: the reference frame (`reference.jpg`, issue #11), else
+    /// the middle collected still, else the last frame read.
     func thumbnailFrame() -> VideoFrame? {
-        stills.isEmpty ? lastFrame : stills[stills.count / 2]
+        reference?.frame ?? (stills.isEmpty ? lastFrame : stills[stills.count / 2])
     }
 
     // MARK: effects

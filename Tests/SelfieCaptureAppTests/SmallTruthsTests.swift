@@ -48,7 +48,7 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == [expectedName])
         let folder = (parent as NSString).appendingPathComponent(expectedName)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        #expect(files == ["frames", "manifest.json", "result.json", "video.avi"])
+        #expect(files == ["frames", "manifest.json", "reference.jpg", "result.json", "video.avi"])
         #expect(try EvidenceFolder.verify(folder).discrepancies.isEmpty)
 
         // The source as an absolute path, in result.json and manifest.json.
