@@ -11,7 +11,10 @@
 ///   `100% daily` (warning suggesting `%%`, FMT-08/09);
 /// - plural categories: categories the language needs (per ICU; for whole-number value types only
 ///   the ones integers reach, PL-06) that a variable lacks (warning, PL-02), and categories the
-///   language never uses (warning; `zero` is exempt since Apple uses it for 0 everywhere).
+///   language never uses (warning; `zero` is exempt since Apple uses it for 0 everywhere);
+/// - a variable without `other`: an error when a category its value type reaches (integer
+///   types: the categories integers reach in CLDR 42, e.g. pl one/few/many; `%f`-like: all the
+///   language's categories) is missing too, else a warning.
 public enum StringsLinter {
     /// The result of a lint run.
     public struct Report: Sendable {
@@ -147,7 +150,20 @@ public enum StringsLinter {
         let needed = integer ? PluralRules.integerCategories(locale: lang) : all
         let present = Set(v.variants.keys)
         let missing = needed.subtracting(present).subtracting([.other]).sorted { $0.order < $1.order }
-        if !missing.isEmpty && present.contains(.other) {
+        if !present.contains(.other) {
+            // Without `other`, a category the value type can reach and the entry lacks has no
+            // text at all: those numbers fall back to the next table (error). When every reachable
+            // category is there, only the missing fallback is worth a warning.
+            let unreachable = needed.subtracting(present).sorted { $0.order < $1.order }
+            let kind = integer ? "whole numbers" : "numbers"
+            if unreachable.isEmpty {
+                report.diagnostics.append(Diagnostic(.warning, file: file, keyPath: "\(key)/\(v.name)",
+                                                     message: "no 'other' category (the categories \(kind) reach in '\(lang)' are all there; add 'other' as the fallback for any other number)"))
+            } else {
+                report.diagnostics.append(Diagnostic(.error, file: file, keyPath: "\(key)/\(v.name)",
+                                                     message: "no 'other' category and no text for \(unreachable.map(\.rawValue).joined(separator: ", ")), which \(kind) reach in '\(lang)': those numbers fall back to the base language"))
+            }
+        } else if !missing.isEmpty {
             report.diagnostics.append(Diagnostic(.warning, file: file, keyPath: "\(key)/\(v.name)",
                                                  message: "missing plural categories for '\(lang)': \(missing.map(\.rawValue).joined(separator: ", ")) (the 'other' text is shown instead)"))
         }
