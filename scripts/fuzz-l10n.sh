@@ -3,6 +3,7 @@
 #   strings     : Fuzz/FuzzStrings.swift    → StringsParser (+ format scanner on every value)
 #   stringsdict : Fuzz/FuzzStringsdict.swift → XMLPlist + StringsdictModel + plural formatting
 #   bplist      : Fuzz/FuzzBinaryPlist.swift → BinaryPlist (+ .strings table, .stringsdict model)
+#   catalog     : Fuzz/FuzzCatalog.swift    → JSONReader + StringCatalog + writers (.xcstrings)
 # Each is built with `swiftc -sanitize=fuzzer,address` from Sources/Localization/*.swift plus its
 # entry file; the CICUPlural shim is compiled by clang and linked with ICU. Seeds: the project's
 # Localizations/ and, when present, ../shared/corpus/strings (copied to a temp dir, never into
@@ -57,6 +58,7 @@ run() { # name seeds
 build strings FuzzStrings.swift
 build stringsdict FuzzStringsdict.swift
 build bplist FuzzBinaryPlist.swift
+build catalog FuzzCatalog.swift
 run strings "$(seed strings '*.strings')"
 run stringsdict "$(seed stringsdict '*.stringsdict')"
 # Binary seeds: the corpus's bplist files, and the text files converted by Python's plistlib
@@ -81,4 +83,13 @@ for root in sys.argv[2:]:
 PY
 [ -n "$(ls "$BSEEDS")" ] || printf '\xd0\x08\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x09' > "$BSEEDS/seed-0"
 run bplist "$BSEEDS"
+# Catalog seeds: every *.xcstrings found, plus one covering each variation kind.
+CSEEDS="$(seed catalog '*.xcstrings')"
+cat > "$CSEEDS/seed-inline" <<'JSON'
+{"sourceLanguage":"en","strings":{"a":{"extractionState":"stale","localizations":{"en":{"stringUnit":{"state":"translated","value":"A %@"}},
+"fr":{"variations":{"device":{"other":{"variations":{"plural":{"one":{"stringUnit":{"state":"new","value":"%d x"}},"other":{"stringUnit":{"value":"%d xs"}}}}}}}}}},
+"b":{"localizations":{"en":{"stringUnit":{"value":"%#@f@ in %#@d@"},"substitutions":{"f":{"argNum":2,"formatSpecifier":"lld","variations":{"plural":{"other":{"stringUnit":{"value":"%arg f \u00e9"}}}}},
+"d":{"argNum":1,"formatSpecifier":"d","variations":{"plural":{"one":{"stringUnit":{"value":"%1$@ %arg"}}}}}}}}}},"version":"1.0"}
+JSON
+run catalog "$CSEEDS"
 echo "fuzz-l10n: OK"
