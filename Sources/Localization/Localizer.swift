@@ -80,7 +80,8 @@ public struct StringsFolder: Sendable {
 /// Layers (lowest first): the built-in `Localizations/`, `$XDG_CONFIG_HOME/selfie-capture/
 /// Localizations`, then each `--strings DIR`; each layer overrides the ones below per key. A
 /// layer is `xx.lproj/` folders and/or a `Localizable.xcstrings` catalog (`StringsFolder`).
-/// Lookup tries each language of `LocaleResolver.fallbackChain` (`fr_CA → fr → en`).
+/// Lookup tries each language of `LocaleResolver.fallbackChain` (`fr_CA → fr → en`). The
+/// pseudo-locale `en-XA` (`PseudoLocale`) shows every base text accented, bracketed and longer.
 /// A text whose specifiers (count or types) do not match the base language's (from the lowest
 /// layer that has the key in the base language) is rejected when loaded (FMT-01/02/10), with a
 /// diagnostic, and the next layer/language is used. `text(_:_:)` never crashes: a missing key
@@ -141,6 +142,10 @@ public struct Localizer: Localizing, Sendable {
                 }
             }
             tables.append(merged)
+        }
+        // The pseudo-locale (`en-XA`): every base text not translated for it, transformed.
+        if PseudoLocale.isPseudo(loc), tables.count >= 2 {
+            for (k, v) in tables[tables.count - 1] where tables[0][k] == nil { tables[0][k] = PseudoLocale.transform(v) }
         }
         self.tables = tables
         self.diagnostics = diags

@@ -25,8 +25,8 @@ public enum Commands {
             OptionSpec("--payload-optimization", .flag, help: "crop collected frames to the face and re-encode them smaller"),
             OptionSpec("--no-instructions", .flag, help: "skip the instructions screen"),
             OptionSpec("--no-start-button", .flag, help: "start automatically when the camera is ready"),
-            OptionSpec("--locale", .text("TAG"), help: "language of the texts, e.g. fr or fr_CA (default from LC_ALL, LC_MESSAGES, LANG)"),
-            OptionSpec("--strings", .text("DIR"), repeatable: true, help: "folder of xx.lproj string files layered over the built-in texts (repeatable; later wins)"),
+            OptionSpec("--locale", .text("TAG"), help: "language of the texts, e.g. fr or fr_CA; en-XA: accented, longer English for testing layouts (default from LC_ALL, LC_MESSAGES, LANG)"),
+            OptionSpec("--strings", .text("DIR"), repeatable: true, help: "folder of xx.lproj string files and/or a Localizable.xcstrings, layered over the built-in texts (repeatable; later wins)"),
             OptionSpec("--theme", .text("light|dark|auto|FILE"), help: "colour theme or a JSON theme file (default auto, from COLORFGBG)"),
             OptionSpec("--layout", .text("FILE"), help: "JSON layout overrides (toolbar top/bottom, hint position, preview side)"),
             OptionSpec("--camera-consent", .flag, help: "the user has already agreed to camera use: skip the permission screen"),
@@ -88,7 +88,7 @@ public enum Commands {
         summary: "print a localized, formatted text",
         usage: "selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]",
         options: [
-            OptionSpec("--locale", .text("TAG"), help: "language, e.g. pl or fr_CA"),
+            OptionSpec("--locale", .text("TAG"), help: "language, e.g. pl or fr_CA (en-XA: the pseudo-locale)"),
             OptionSpec("--strings", .text("DIR"), repeatable: true, help: "override folder of xx.lproj string files or a Localizable.xcstrings (repeatable)"),
         ], positionals: ["KEY", "ARG..."], minPositionals: 1)
 
