@@ -27,8 +27,8 @@ public struct StringCatalog: Sendable {
         public var strings: [(key: String, value: String)] = []
         /// Plural entries in catalog order (a `.stringsdict` file's root dictionary).
         public var plurals: [(key: String, value: PlistValue)] = []
-        /// Where each key's localization starts (1-based line and column).
-        public var positions: [String: (line: Int, column: Int)] = [:]
+        /// Where each key's localization starts (byte offset in the UTF-8 text).
+        public var offsets: [String: Int] = [:]
         public init() {}
     }
 
@@ -39,6 +39,8 @@ public struct StringCatalog: Sendable {
     public var languages: [String: Language] = [:]
     /// Problems found while reading (not the `.stringsdict` model checks: see `tables()`).
     public var diagnostics: [Diagnostic] = []
+    /// Line starts of the UTF-8 text, for positions.
+    var lines = LineIndex(text: [])
 
     static let formatKey = "NSStringLocalizedFormatKey"
 
@@ -67,7 +69,7 @@ public struct StringCatalog: Sendable {
                 for var d in model.diagnostics {
                     if let path = d.keyPath, let key = l.plurals.map(\.key).filter({ path == $0 || path.hasPrefix($0 + "/") }).max(by: { $0.count < $1.count }) {
                         d.keyPath = key + "/" + lang + path.dropFirst(key.count)
-                        if let p = l.positions[key] { d.line = p.line; d.column = p.column }
+                        if let o = l.offsets[key] { (d.line, d.column) = lines.position(o) }
                     }
                     diags.append(d)
                 }
@@ -86,11 +88,10 @@ struct CatalogReader {
     init(file: String, text: [UInt8]) {
         self.file = file; self.text = text
         catalog = StringCatalog(file: file, sourceLanguage: "en")
+        catalog.lines = LineIndex(text: text)
     }
 
-    func position(_ offset: Int) -> (line: Int, column: Int) {
-        text.withUnsafeBufferPointer { TextPosition.lineColumn($0, offset) }
-    }
+    func position(_ offset: Int) -> (line: Int, column: Int) { catalog.lines.position(offset) }
 
     mutating func report(_ severity: Diagnostic.Severity, _ node: JSONNode, _ path: String, _ message: String) {
         let (line, col) = position(node.offset)
@@ -98,7 +99,7 @@ struct CatalogReader {
     }
 
     mutating func read(_ root: JSONNode) throws -> StringCatalog {
-        guard let top = root.members else {
+        guard root.members != nil else {
             let (line, col) = position(root.offset)
             throw StringsFileError(file: file, line: line, column: col, reason: .expected("an object at the root of a String Catalog", found: root.typeName))
         }
@@ -107,7 +108,6 @@ struct CatalogReader {
         } else {
             report(.warning, root, "sourceLanguage", "missing; taken as \"en\"")
         }
-        _ = top
         guard let strings = root["strings"] else { report(.error, root, "strings", "missing (the catalog's texts)"); return catalog }
         guard let entries = strings.members else { report(.error, strings, "strings", "must be an object, found \(strings.typeName)"); return catalog }
         for (key, _, entry) in entries {
@@ -138,7 +138,7 @@ struct CatalogReader {
         case .plain(let s): catalog.languages[lang]!.strings.append((key, s))
         case .plural(let p): catalog.languages[lang]!.plurals.append((key, p))
         }
-        catalog.languages[lang]!.positions[key] = position(offset)
+        catalog.languages[lang]!.offsets[key] = offset
     }
 
     /// A `stringUnit`'s value, with its state checked.
@@ -228,6 +228,7 @@ struct CatalogReader {
         guard let members = subs.members else { report(.error, subs, path + "/substitutions", "must be an object, found \(subs.typeName)"); return nil }
         var argNums: [String: Int] = [:]
         var variables: [(key: String, value: PlistValue)] = []
+        var models: [String: PluralVariable] = [:]
         var ok = true
         for (name, _, sub) in members {
             let spath = "\(path)/substitutions/\(name)"
@@ -254,10 +255,45 @@ struct CatalogReader {
             }
             if let argNum { argNums[name] = argNum }
             variables.append((name, .dict(fields)))
+            var model = PluralVariable(name: name, valueType: nil, variants: [:])
+            if let spec, case .specifier(let sp)? = FormatString.tokenize("%" + spec).first { model.valueType = sp }
+            for case (let cat, .string(let text)) in fields { if let c = PluralCategory(rawValue: cat) { model.variants[c] = text } }
+            models[name] = model
         }
         guard ok else { return nil }
-        let format = CatalogFormat.needsPositions(value, variables: argNums) ? CatalogFormat.explicitPositions(value, variables: argNums) : value
+        // Keep the value as written when every reference already takes its argNum in this
+        // engine (its place, or the count its variants name: `StringsdictModel.argumentIndex`).
+        let needs = CatalogFormat.needsPositions(value, variables: argNums) { name, position, sequential in
+            models[name].map { StringsdictModel.argumentIndex(of: $0, position: position, sequential: sequential) } ?? (position ?? sequential)
+        }
+        let format = needs ? CatalogFormat.explicitPositions(value, variables: argNums) : value
         return .plural(.dict([(StringCatalog.formatKey, .string(format))] + variables))
+    }
+}
+
+/// Line and column of byte offsets in a UTF-8 text, in O(log lines + line length) each (a
+/// catalog can hold thousands of positioned warnings).
+struct LineIndex: Sendable {
+    let text: [UInt8]
+    var starts: [Int] = [0]
+
+    init(text: [UInt8]) {
+        self.text = text
+        var i = 0
+        while i < text.count {
+            if text[i] == 0x0A { starts.append(i + 1) } else if text[i] == 0x0D, !(i + 1 < text.count && text[i + 1] == 0x0A) { starts.append(i + 1) }
+            i += 1
+        }
+    }
+
+    /// 1-based line and column (in scalars) of `offset`, as `TextPosition.lineColumn` counts.
+    func position(_ offset: Int) -> (line: Int, column: Int) {
+        var lo = 0, hi = starts.count - 1
+        while lo < hi { let mid = (lo + hi + 1) / 2; if starts[mid] <= offset { lo = mid } else { hi = mid - 1 } }
+        var col = 1
+        var i = starts[lo]
+        while i < min(offset, text.count) { if text[i] & 0xC0 != 0x80 && text[i] != 0x0D { col += 1 }; i += 1 }
+        return (lo + 1, col)
     }
 }
 
@@ -291,10 +327,20 @@ enum CatalogFormat {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Whether a variable's `argNum` differs from the argument its reference takes in `format`.
-    static func needsPositions(_ format: String, variables: [String: Int]) -> Bool {
-        for (t, index) in FormatString.assignIndexes(FormatString.tokenize(format), first: 1) {
-            if case .variable(let name, _, _) = t, let a = variables[name], a != index { return true }
+    /// Whether a variable's `argNum` differs from the argument its reference takes in `format`
+    /// (`engineIndex(name, position, sequential)`; by default its position, else its place).
+    static func needsPositions(_ format: String, variables: [String: Int],
+                               engineIndex: (String, Int?, Int) -> Int = { $1 ?? $2 }) -> Bool {
+        var next = 1
+        for t in FormatString.tokenize(format) {
+            switch t {
+            case .specifier(let s): if s.position == nil { next += 1 }
+            case .variable(let name, let position, _):
+                let index = engineIndex(name, position, next)
+                if position == nil { next += 1 }
+                if let a = variables[name], a != index { return true }
+            default: break
+            }
         }
         return false
     }

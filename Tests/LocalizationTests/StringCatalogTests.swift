@@ -234,3 +234,40 @@ private func catalog(_ text: String = sampleCatalog) throws -> StringCatalog {
         #expect(CatalogFormat.explicitPositions("%@ %#@a@ %% %#@b@", variables: ["a": 3, "b": 2]) == "%1$@ %3$#@a@ %% %2$#@b@")
     }
 }
+
+/// Every valid corpus table (`.strings` and `.stringsdict`, one language each) goes through a
+/// catalog and back to the same texts: folder → `StringsWriter.catalog` → `StringCatalog` →
+/// tables, and those tables → `.strings`/`.stringsdict` text → our readers.
+@Suite struct CatalogCorpusRoundTripTests {
+    static let files = CorpusFile.all.filter { !$0.isNegative && ($0.kind == "strings" || $0.kind == "stringsdict") }
+
+    @Test(.enabled(if: !CorpusFile.all.isEmpty, "../shared/corpus/strings absent"), arguments: files)
+    func roundTrip(file: CorpusFile) throws {
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: file.path)))
+        let lang = "xx"
+        let name = file.kind == "strings" ? "Localizable.strings" : "Localizable.stringsdict"
+        let inputs = LocalizationInputs(environment: [:], executablePath: nil, directoryExists: { $0 == "/D" || $0 == "/D/\(lang).lproj" },
+                                        listDirectory: { $0 == "/D" ? ["\(lang).lproj"] : $0 == "/D/\(lang).lproj" ? [name] : nil },
+                                        readFile: { $0 == "/D/\(lang).lproj/\(name)" ? bytes : nil })
+        let folder = StringsFolder.load("/D", inputs: inputs)
+        guard let table = folder.languages[lang], !table.isEmpty else { return }
+        let json = StringsWriter.catalog(sourceLanguage: lang, tables: folder.languages)
+        let catalog = try StringCatalog.parse(Array(json.utf8), file: "c.xcstrings")
+        #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics.prefix(3))")
+        let (tables, diags) = catalog.tables()
+        // The plural model's warnings are the ones the folder had (e.g. an unreferenced variable).
+        let before = Set(folder.diagnostics.map(\.message))
+        #expect(diags.allSatisfy { before.contains($0.message) }, "\(diags.prefix(3))")
+        let got = tables[lang] ?? [:]
+        let differing = Set(got.keys).union(table.keys).filter { got[$0] != table[$0] }.sorted()
+        #expect(differing.isEmpty, "catalog round trip differs: \(differing.prefix(5)) e.g. \(differing.first.map { "\(String(describing: table[$0])) → \(String(describing: got[$0]))" } ?? "")")
+        // The catalog's language written as the two files reads back the same.
+        let l = try #require(catalog.languages[lang])
+        var back: [String: LocalizedText] = [:]
+        for (k, v) in try StringsParser.parse(StringsWriter.strings(l.strings), file: "w.strings").values { back[k] = .plain(v) }
+        if !l.plurals.isEmpty {
+            for (k, e) in try StringsdictModel.parse(Array(StringsWriter.xmlPlist(.dict(l.plurals)).utf8), file: "w.stringsdict").entries { back[k] = .plural(e) }
+        }
+        #expect(Set(back.keys).union(table.keys).filter { back[$0] != table[$0] }.isEmpty, "written files differ")
+    }
+}
