@@ -33,7 +33,7 @@ public struct StringsFolder: Sendable {
             let file = path + "/" + catalogName
             do {
                 let catalog = try StringCatalog.parse(bytes, file: file)
-                let (tables, diags) = catalog.tables(languages: wanted)
+                let (tables, diags) = catalog.tables(languages: wanted, keysAsSourceText: false)
                 folder.diagnostics += catalog.diagnostics.filter { $0.severity == .error } + diags
                 for (lang, t) in tables { folder.languages[lang, default: [:]].merge(t) { _, new in new } }
             } catch let e as StringsFileError {

@@ -16,7 +16,7 @@
 /// - `variations` → `device`: the `other` device (the default; a terminal is no Apple device),
 ///   itself a `stringUnit` or a plural variation; without `other` the language has no text.
 /// A key with no localization in the source language has the key itself as its source text
-/// (Xcode's rule). Every unit with a value is used whatever its `state`; `new`,
+/// (Xcode's rule; left out when the catalog is an override layer, see `tables`). Every unit with a value is used whatever its `state`; `new`,
 /// `needs_review` and `stale` states, and a `stale` `extractionState`, are warnings.
 /// Structure errors are diagnostics at `file:line:col` with the key path; only malformed JSON,
 /// or a root that is not an object, throws.
@@ -29,6 +29,8 @@ public struct StringCatalog: Sendable {
         public var plurals: [(key: String, value: PlistValue)] = []
         /// Where each key's localization starts (byte offset in the UTF-8 text).
         public var offsets: [String: Int] = [:]
+        /// Source-language texts that are the key itself (no unit in the catalog).
+        public var synthesized: Set<String> = []
         public init() {}
     }
 
@@ -55,14 +57,18 @@ public struct StringCatalog: Sendable {
     /// Per language, the texts as the localizer uses them (plural entries checked by
     /// `StringsdictModel`; an entry with an error is left out), and the model's diagnostics
     /// positioned at the key's localization.
-    public func tables(languages wanted: Set<String>? = nil) -> (tables: [String: [String: LocalizedText]], diagnostics: [Diagnostic]) {
+    ///
+    /// `keysAsSourceText: false` leaves out the source-language texts that are only the key
+    /// (a catalog used as an override layer must not hide the lower layers' texts with keys;
+    /// a missing key shows the key anyway).
+    public func tables(languages wanted: Set<String>? = nil, keysAsSourceText: Bool = true) -> (tables: [String: [String: LocalizedText]], diagnostics: [Diagnostic]) {
         var out: [String: [String: LocalizedText]] = [:]
         var diags: [Diagnostic] = []
         for lang in languageOrder {
             if let wanted, !wanted.contains(LocaleResolver.matchKey(lang)) { continue }
             guard let l = languages[lang] else { continue }
             var table: [String: LocalizedText] = [:]
-            for (k, v) in l.strings { table[k] = .plain(v) }
+            for (k, v) in l.strings where keysAsSourceText || !l.synthesized.contains(k) { table[k] = .plain(v) }
             if !l.plurals.isEmpty {
                 let model = StringsdictModel.load(.dict(l.plurals), file: file)
                 for (k, e) in model.entries { table[k] = .plural(e) }
@@ -125,7 +131,10 @@ struct CatalogReader {
                     if LocaleResolver.matchKey(lang) == LocaleResolver.matchKey(catalog.sourceLanguage) { hasSource = true }
                 }
             }
-            if !hasSource { add(catalog.sourceLanguage, key, .plain(key), at: entry.offset) }
+            if !hasSource {
+                add(catalog.sourceLanguage, key, .plain(key), at: entry.offset)
+                catalog.languages[catalog.sourceLanguage]!.synthesized.insert(key)
+            }
         }
         return catalog
     }

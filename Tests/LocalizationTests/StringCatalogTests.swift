@@ -137,6 +137,19 @@ private func catalog(_ text: String = sampleCatalog) throws -> StringCatalog {
         #expect(pl.text("tap", [.int(2)]) == "Press Enter 2 times")   // no `other` device in pl: English
     }
 
+    /// A catalog with only `de` over built-in English: the keys it has no English for do not
+    /// hide the built-in English texts (no key-as-text source entries in a layer).
+    @Test func overrideCatalogKeepsLowerEnglish() throws {
+        let cat = #"{"sourceLanguage":"en","strings":{"hello":{"localizations":{"de":{"stringUnit":{"state":"translated","value":"Hallo"}}}}},"version":"1.0"}"#
+        let inputs = memoryInputs(["/B/en.lproj/Localizable.strings": "\"hello\" = \"Hello\";\n\"bye\" = \"Bye\";\n",
+                                   "/O/Localizable.xcstrings": cat])
+        #expect(Localizer(locale: "de", folders: ["/B", "/O"], inputs: inputs).text("hello") == "Hallo")
+        #expect(Localizer(locale: "en", folders: ["/B", "/O"], inputs: inputs).text("hello") == "Hello")
+        #expect(Localizer(locale: "de", folders: ["/B", "/O"], inputs: inputs).text("bye") == "Bye")
+        // Read alone (convert, lint), the key is the English text, as Xcode compiles it.
+        #expect(try StringCatalog.parse(Array(cat.utf8), file: "c").tables().tables["en"]?["hello"] == .plain("hello"))
+    }
+
     /// Convert: the `.strings`/`.stringsdict` written per language read back (ours and
     /// Foundation's PropertyListSerialization) to the catalog's table.
     @Test func convertReadsBackTheSame() throws {
