@@ -16,7 +16,8 @@
 /// - `variations` → `device`: the `other` device (the default; a terminal is no Apple device),
 ///   itself a `stringUnit` or a plural variation; without `other` the language has no text.
 /// A key with no localization in the source language has the key itself as its source text
-/// (Xcode's rule; left out when the catalog is an override layer, see `tables`). Every unit with a value is used whatever its `state`; `new`,
+/// (Xcode's rule) when the catalog has any source-language unit (an app's catalog, not one of
+/// translations only); such texts are left out when the catalog is a layer (see `tables`). Every unit with a value is used whatever its `state`; `new`,
 /// `needs_review` and `stale` states, and a `stale` `extractionState`, are warnings.
 /// Structure errors are diagnostics at `file:line:col` with the key path; only malformed JSON,
 /// or a root that is not an object, throws.
@@ -116,6 +117,8 @@ struct CatalogReader {
         }
         guard let strings = root["strings"] else { report(.error, root, "strings", "missing (the catalog's texts)"); return catalog }
         guard let entries = strings.members else { report(.error, strings, "strings", "must be an object, found \(strings.typeName)"); return catalog }
+        var anySource = false
+        var keyTexts: [(String, Int)] = []
         for (key, _, entry) in entries {
             guard entry.members != nil else { report(.error, entry, key, "must be an object, found \(entry.typeName)"); continue }
             if entry["extractionState"]?.string == "stale" {
@@ -131,8 +134,13 @@ struct CatalogReader {
                     if LocaleResolver.matchKey(lang) == LocaleResolver.matchKey(catalog.sourceLanguage) { hasSource = true }
                 }
             }
-            if !hasSource {
-                add(catalog.sourceLanguage, key, .plain(key), at: entry.offset)
+            if hasSource { anySource = true } else { keyTexts.append((key, entry.offset)) }
+        }
+        // Xcode's rule (the key is the source text) holds for an app's catalog, one with source
+        // units; a catalog of translations only gets no source texts made of keys.
+        if anySource {
+            for (key, offset) in keyTexts {
+                add(catalog.sourceLanguage, key, .plain(key), at: offset)
                 catalog.languages[catalog.sourceLanguage]!.synthesized.insert(key)
             }
         }

@@ -240,6 +240,19 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
         #expect(help.code == 0 && help.out.contains("FILE.xcstrings --to DIR"))
     }
 
+    /// A translator's catalog with only `de` is checked against the built-in English, as an
+    /// override folder is.
+    @Test func lintTranslationOnlyCatalog() throws {
+        let cat = #"{"sourceLanguage":"en","strings":{"selfie_capture_continue":{"localizations":{"de":{"stringUnit":{"state":"translated","value":"Weiter"}}}},"selfie_capture_restarted":{"localizations":{"de":{"stringUnit":{"state":"new","value":"Neu: %d"}}}}},"version":"1.0"}"#
+        let dir = try tempTree(["Localizable.xcstrings": cat])
+        let r = runStrings(["lint", dir])
+        #expect(r.code == 65)
+        #expect(r.out.hasPrefix("note: no 'en' tables in the folders given; checking them against the built-in "))
+        #expect(r.out.contains("Localizable.xcstrings (de): error: selfie_capture_restarted: argument 1 is int but string in the base text"))
+        #expect(r.out.contains("Localizable.xcstrings:1:"), "the 'new' state warning is positioned")
+        #expect(r.out.hasSuffix("1 error(s), 1 warning(s)\n"), "\(r.out)")
+    }
+
     /// A binary `.strings` (as Foundation writes it) is dumped and used like a text one.
     @Test func binaryStrings() throws {
         let data = try PropertyListSerialization.data(fromPropertyList: ["selfie_capture_continue": "Weiter"], format: .binary, options: 0)
