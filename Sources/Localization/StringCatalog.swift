@@ -197,7 +197,7 @@ struct CatalogReader {
                 report(.warning, device, path, "device variations without 'other' (the default device): no text in this language")
                 return nil
             }
-            return localization(other, path: path + "/device/other", substitutions: substitutions)
+            return localization(other, path: path + "/device/other", substitutions: other["substitutions"] ?? substitutions)
         }
         report(.error, variations, path, "unsupported variations (expected plural or device)")
         return nil
