@@ -2,7 +2,7 @@
 # Localization parser benchmark (run by `make bench`). Builds Bench/L10nBench.swift with
 # `swiftc -O` together with Sources/Localization/*.swift (the CICUPlural shim compiled by clang),
 # then parses every corpus file both with our parsers and with Foundation's
-# PropertyListSerialization in the same run and prints the ratio (goal: ours >= 2x faster).
+# PropertyListSerialization in the same run and prints the ratio (goal: ours >= 4x faster; binary plists included).
 # Corpus: ../shared/corpus/strings (skipped with a message when absent). BENCH_ROUNDS (default 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."

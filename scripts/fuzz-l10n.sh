@@ -2,6 +2,8 @@
 # libFuzzer targets for the localization parsers (run by `make fuzz`).
 #   strings     : Fuzz/FuzzStrings.swift    → StringsParser (+ format scanner on every value)
 #   stringsdict : Fuzz/FuzzStringsdict.swift → XMLPlist + StringsdictModel + plural formatting
+#   bplist      : Fuzz/FuzzBinaryPlist.swift → BinaryPlist (+ .strings table, .stringsdict model)
+#   catalog     : Fuzz/FuzzCatalog.swift    → JSONReader + StringCatalog + writers (.xcstrings)
 # Each is built with `swiftc -sanitize=fuzzer,address` from Sources/Localization/*.swift plus its
 # entry file; the CICUPlural shim is compiled by clang and linked with ICU. Seeds: the project's
 # Localizations/ and, when present, ../shared/corpus/strings (copied to a temp dir, never into
@@ -56,6 +58,39 @@ run() { # name seeds
 
 build strings FuzzStrings.swift
 build stringsdict FuzzStringsdict.swift
+build bplist FuzzBinaryPlist.swift
+build catalog FuzzCatalog.swift
 run strings "$(seed strings '*.strings')"
 run stringsdict "$(seed stringsdict '*.stringsdict')"
+# Binary seeds: the corpus's bplist files, and the text files converted by Python's plistlib
+# (FMT_BINARY writes CoreFoundation's layout) when python3 is there; the 8-byte header is
+# stripped since the entry file adds it.
+BSEEDS="$WORK/seeds-bplist"; mkdir -p "$BSEEDS"
+python3 - "$BSEEDS" Localizations ../shared/corpus/strings <<'PY' || echo "fuzz-l10n: python3 seeds skipped"
+import os, plistlib, sys
+out, n = sys.argv[1], 0
+for root in sys.argv[2:]:
+    for d, _, files in os.walk(root):
+        for f in files:
+            p = os.path.join(d, f)
+            if not f.endswith((".strings", ".stringsdict")) or os.path.getsize(p) > 65536:
+                continue
+            data = open(p, "rb").read()
+            try:
+                b = data if data.startswith(b"bplist00") else plistlib.dumps(plistlib.loads(data), fmt=plistlib.FMT_BINARY)
+            except Exception:
+                continue
+            open(os.path.join(out, "seed-%d" % n), "wb").write(b[8:]); n += 1
+PY
+[ -n "$(ls "$BSEEDS")" ] || printf '\xd0\x08\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x09' > "$BSEEDS/seed-0"
+run bplist "$BSEEDS"
+# Catalog seeds: every *.xcstrings found, plus one covering each variation kind.
+CSEEDS="$(seed catalog '*.xcstrings')"
+cat > "$CSEEDS/seed-inline" <<'JSON'
+{"sourceLanguage":"en","strings":{"a":{"extractionState":"stale","localizations":{"en":{"stringUnit":{"state":"translated","value":"A %@"}},
+"fr":{"variations":{"device":{"other":{"variations":{"plural":{"one":{"stringUnit":{"state":"new","value":"%d x"}},"other":{"stringUnit":{"value":"%d xs"}}}}}}}}}},
+"b":{"localizations":{"en":{"stringUnit":{"value":"%#@f@ in %#@d@"},"substitutions":{"f":{"argNum":2,"formatSpecifier":"lld","variations":{"plural":{"other":{"stringUnit":{"value":"%arg f \u00e9"}}}}},
+"d":{"argNum":1,"formatSpecifier":"d","variations":{"plural":{"one":{"stringUnit":{"value":"%1$@ %arg"}}}}}}}}}},"version":"1.0"}
+JSON
+run catalog "$CSEEDS"
 echo "fuzz-l10n: OK"

@@ -10,6 +10,9 @@ public enum FormatError: Error, Equatable, Sendable {
     case undefinedVariable(String)
     /// Variables nested deeper than `StringsdictModel.maxDepth` (or a cycle).
     case tooDeep
+    /// Plural variable `variable` has no text for `category` and no `other` (the caller falls
+    /// back to the next table of the chain).
+    case missingCategory(variable: String, category: PluralCategory)
 }
 
 /// Formats texts with typed arguments. Numbers are written by Foundation's `String(format:)` with
@@ -42,8 +45,18 @@ public enum TextFormatter {
 
     /// The variant Apple's rules pick for `number`: an explicit `zero` wins for 0 in every language
     /// (SD-07); else the CLDR category from ICU; a category the variable lacks falls back to
-    /// `other` (SD-08).
+    /// `other` (SD-08). Nil for a string argument, or when neither the category nor `other` is
+    /// there (`category(of:for:locale:)` says which category that was).
     public static func variant(of variable: PluralVariable, for arg: FormatArgument, locale: String) -> (PluralCategory, String)? {
+        guard let cat = category(of: variable, for: arg, locale: locale) else { return nil }
+        if let t = variable.variants[cat] { return (cat, t) }
+        if let t = variable.variants[.other] { return (.other, t) }
+        return nil
+    }
+
+    /// The category `arg` selects for `variable` (an explicit `zero` for 0, else CLDR's), or nil
+    /// for a string argument.
+    public static func category(of variable: PluralVariable, for arg: FormatArgument, locale: String) -> PluralCategory? {
         let number: Double
         var fractionDigits: Int?
         switch arg {
@@ -58,11 +71,8 @@ public enum TextFormatter {
             }
         case .string: return nil
         }
-        if number == 0, let z = variable.variants[.zero] { return (.zero, z) }
-        let cat = PluralRules.category(locale: locale, number: number, fractionDigits: fractionDigits)
-        if let t = variable.variants[cat] { return (cat, t) }
-        if let t = variable.variants[.other] { return (.other, t) }
-        return nil
+        if number == 0, variable.variants[.zero] != nil { return .zero }
+        return PluralRules.category(locale: locale, number: number, fractionDigits: fractionDigits)
     }
 
     static func render(_ tokens: [FormatToken], _ args: [FormatArgument], first: Int, entry: StringsdictEntry?,
@@ -86,6 +96,7 @@ public enum TextFormatter {
                 guard index >= 1, index <= args.count else { throw FormatError.missingArgument(index: index) }
                 let arg = args[index - 1]
                 guard let (_, text) = variant(of: v, for: arg, locale: locale) else {
+                    if let cat = category(of: v, for: arg, locale: locale) { throw FormatError.missingCategory(variable: name, category: cat) }
                     throw FormatError.typeMismatch(index: index, expected: v.valueType?.type ?? .int, got: FormatArgumentType(arg))
                 }
                 out += try render(FormatString.tokenize(text), args, first: index, entry: entry, locale: locale, depth: depth + 1,

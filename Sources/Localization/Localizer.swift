@@ -18,13 +18,28 @@ public struct StringsFolder: Sendable {
     public var languages: [String: [String: LocalizedText]] = [:]
     public var diagnostics: [Diagnostic] = []
 
-    /// Loads every `xx.lproj/Localizable.strings` and `Localizable.stringsdict` of `path`
+    /// The String Catalog a folder may hold (every language in one file).
+    public static let catalogName = "Localizable.xcstrings"
+
+    /// Loads `path/Localizable.xcstrings` (every language in it), then every
+    /// `xx.lproj/Localizable.strings` and `Localizable.stringsdict` of `path` over it, per key
     /// (a missing folder is empty). A `.stringsdict` entry wins over a `.strings` value of the
     /// same key, as in Apple's bundles. Parse errors become diagnostics; a file with a parse
-    /// error contributes nothing.
+    /// error contributes nothing. Text, XML and binary property lists are all read.
     public static func load(_ path: String, inputs: LocalizationInputs, languages wanted: Set<String>? = nil) -> StringsFolder {
         var folder = StringsFolder(path: path)
         guard let names = inputs.listDirectory(path) else { return folder }
+        if names.contains(catalogName), let bytes = inputs.readFile(path + "/" + catalogName) {
+            let file = path + "/" + catalogName
+            do {
+                let catalog = try StringCatalog.parse(bytes, file: file)
+                let (tables, diags) = catalog.tables(languages: wanted, keysAsSourceText: false)
+                folder.diagnostics += catalog.diagnostics.filter { $0.severity == .error } + diags
+                for (lang, t) in tables { folder.languages[lang, default: [:]].merge(t) { _, new in new } }
+            } catch let e as StringsFileError {
+                folder.diagnostics.append(Diagnostic(e))
+            } catch {}
+        }
         for name in names.sorted() where name.hasSuffix(".lproj") {
             let lang = String(name.dropLast(6))
             if let wanted, !wanted.contains(LocaleResolver.matchKey(lang)) { continue }
@@ -63,8 +78,10 @@ public struct StringsFolder: Sendable {
 /// plural selection and typed formatting. Conforms to `Localizing`.
 ///
 /// Layers (lowest first): the built-in `Localizations/`, `$XDG_CONFIG_HOME/selfie-capture/
-/// Localizations`, then each `--strings DIR`; each layer overrides the ones below per key.
-/// Lookup tries each language of `LocaleResolver.fallbackChain` (`fr_CA → fr → en`).
+/// Localizations`, then each `--strings DIR`; each layer overrides the ones below per key. A
+/// layer is `xx.lproj/` folders and/or a `Localizable.xcstrings` catalog (`StringsFolder`).
+/// Lookup tries each language of `LocaleResolver.fallbackChain` (`fr_CA → fr → en`). The
+/// pseudo-locale `en-XA` (`PseudoLocale`) shows every base text accented, bracketed and longer.
 /// A text whose specifiers (count or types) do not match the base language's (from the lowest
 /// layer that has the key in the base language) is rejected when loaded (FMT-01/02/10), with a
 /// diagnostic, and the next layer/language is used. `text(_:_:)` never crashes: a missing key
@@ -125,6 +142,10 @@ public struct Localizer: Localizing, Sendable {
                 }
             }
             tables.append(merged)
+        }
+        // The pseudo-locale (`en-XA`): every base text not translated for it, transformed.
+        if PseudoLocale.isPseudo(loc), tables.count >= 2 {
+            for (k, v) in tables[tables.count - 1] where tables[0][k] == nil { tables[0][k] = PseudoLocale.transform(v) }
         }
         self.tables = tables
         self.diagnostics = diags

@@ -18,8 +18,9 @@ public struct StringsFileError: Error, Equatable, Sendable, CustomStringConverti
         case unterminatedString
         /// A `/*` comment with no `*/`.
         case unterminatedComment
-        /// A binary property list (`bplist00`); only text formats are read.
-        case binaryPlist
+        /// A binary property list (`bplist00`) that is malformed: the byte offset in the file and
+        /// what was expected there (`BinaryPlist`).
+        case binary(byteOffset: Int, expected: String)
         /// XML property-list syntax or structure error.
         case xml(String)
         /// Nesting deeper than the reader allows (protects the stack).
@@ -49,14 +50,18 @@ public struct StringsFileError: Error, Equatable, Sendable, CustomStringConverti
             return "expected \(what), found \(found)"
         case .unterminatedString: return "unterminated quoted string (no closing '\"')"
         case .unterminatedComment: return "unterminated comment (no closing '*/')"
-        case .binaryPlist: return "binary property list (bplist00) is not supported; convert it with 'plutil -convert xml1'"
+        case .binary(let off, let expected): return "binary property list: at byte offset \(off): expected \(expected)"
         case .xml(let m): return m
         case .tooDeep(let limit): return "nesting deeper than \(limit) levels"
         }
     }
 
-    /// `file:line:col: error: message`.
-    public var description: String { "\(file):\(line):\(column): error: \(message)" }
+    /// Whether the position is a byte offset (binary files) rather than a line and column.
+    public var isBinary: Bool { if case .binary = reason { return true }; return false }
+
+    /// `file:line:col: error: message`; `file: error: message` for binary files, whose message
+    /// carries the byte offset.
+    public var description: String { isBinary ? "\(file): error: \(message)" : "\(file):\(line):\(column): error: \(message)" }
 }
 
 func hex4(_ u: UInt16) -> String {

@@ -14,7 +14,10 @@
 ///   `100% daily` (warning suggesting `%%`, FMT-08/09);
 /// - plural categories: categories the language needs (per ICU; for whole-number value types only
 ///   the ones integers reach, PL-06) that a variable lacks (warning, PL-02), and categories the
-///   language never uses (warning; `zero` is exempt since Apple uses it for 0 everywhere).
+///   language never uses (warning; `zero` is exempt since Apple uses it for 0 everywhere);
+/// - a variable without `other`: an error when a category its value type reaches (integer
+///   types: the categories integers reach in CLDR 42, e.g. pl one/few/many; `%f`-like: all the
+///   language's categories) is missing too, else a warning.
 public enum StringsLinter {
     /// The result of a lint run.
     public struct Report: Sendable {
@@ -30,15 +33,23 @@ public enum StringsLinter {
         var keys: [String] = []
     }
 
-    /// Lints each folder of `directories` (each holding `xx.lproj/` folders; a path ending in
-    /// `.lproj` is linted alone). The base tables come from the same folder, else from the first
+    /// Lints each folder of `directories` (each holding `xx.lproj/` folders and/or a
+    /// `Localizable.xcstrings`; a path ending in `.lproj` or `.xcstrings` is linted alone). The base tables come from the same folder, else from the first
     /// earlier folder that has them.
     public static func lint(directories: [String], base: String = "en", inputs: LocalizationInputs) -> Report {
         var report = Report()
         var baseTables: [String: Table] = [:]   // table name → base table
         for dir in directories {
             var langs: [(lang: String, path: String)] = []
-            if dir.hasSuffix(".lproj") {
+            var perLang: [String: [String: Table]] = [:]
+            let catalogPath = dir.hasSuffix(".xcstrings") ? dir
+                : (inputs.listDirectory(dir)?.contains(StringsFolder.catalogName) == true ? dir + "/" + StringsFolder.catalogName : nil)
+            if let catalogPath {
+                perLang = loadCatalog(catalogPath, inputs: inputs, into: &report)
+            }
+            if dir.hasSuffix(".xcstrings") {
+                langs = []
+            } else if dir.hasSuffix(".lproj") {
                 let name = LocalizationPaths.parent(of: dir) == "" ? dir : String(dir.split(separator: "/").last ?? "")
                 langs = [(String(name.dropLast(6)), dir)]
             } else if let names = inputs.listDirectory(dir) {
@@ -47,9 +58,8 @@ public enum StringsLinter {
                 report.diagnostics.append(Diagnostic(.error, file: dir, message: "cannot read the folder"))
                 continue
             }
-            var perLang: [String: [String: Table]] = [:]
             for (lang, path) in langs {
-                perLang[lang] = loadTables(path, inputs: inputs, into: &report)
+                perLang[lang, default: [:]].merge(loadTables(path, inputs: inputs, into: &report)) { _, new in new }
             }
             if let b = perLang.first(where: { LocaleResolver.matchKey($0.key) == LocaleResolver.matchKey(base) })?.value {
                 // A later folder's base tables are layered over the earlier ones, as the app does
@@ -72,6 +82,33 @@ public enum StringsLinter {
             }
         }
         return report
+    }
+
+    /// A String Catalog's languages as `Localizable` tables (file named `PATH (LANG)`), with
+    /// the catalog's own diagnostics (structure, states) and the plural model's.
+    static func loadCatalog(_ path: String, inputs: LocalizationInputs, into report: inout Report) -> [String: [String: Table]] {
+        guard let bytes = inputs.readFile(path) else {
+            report.diagnostics.append(Diagnostic(.error, file: path, message: "cannot read the file"))
+            return [:]
+        }
+        do {
+            let catalog = try StringCatalog.parse(bytes, file: path)
+            let (tables, diags) = catalog.tables()
+            report.diagnostics += catalog.diagnostics + diags
+            var out: [String: [String: Table]] = [:]
+            for lang in catalog.languageOrder {
+                guard let l = catalog.languages[lang] else { continue }
+                var table = Table(file: "\(path) (\(lang))")
+                table.texts = tables[lang] ?? [:]
+                var seen = Set<String>()
+                for k in l.strings.map(\.key) + l.plurals.map(\.key) where seen.insert(k).inserted { table.keys.append(k) }
+                out[lang] = ["Localizable": table]
+            }
+            return out
+        } catch let e as StringsFileError {
+            report.diagnostics.append(Diagnostic(e))
+            return [:]
+        } catch { return [:] }
     }
 
     /// Loads every `*.strings` / `*.stringsdict` of an `.lproj` folder, grouped by table name.
@@ -158,7 +195,20 @@ public enum StringsLinter {
         let needed = integer ? PluralRules.integerCategories(locale: lang) : all
         let present = Set(v.variants.keys)
         let missing = needed.subtracting(present).subtracting([.other]).sorted { $0.order < $1.order }
-        if !missing.isEmpty && present.contains(.other) {
+        if !present.contains(.other) {
+            // Without `other`, a category the value type can reach and the entry lacks has no
+            // text at all: those numbers fall back to the next table (error). When every reachable
+            // category is there, only the missing fallback is worth a warning.
+            let unreachable = needed.subtracting(present).sorted { $0.order < $1.order }
+            let kind = integer ? "whole numbers" : "numbers"
+            if unreachable.isEmpty {
+                report.diagnostics.append(Diagnostic(.warning, file: file, keyPath: "\(key)/\(v.name)",
+                                                     message: "no 'other' category (the categories \(kind) reach in '\(lang)' are all there; add 'other' as the fallback for any other number)"))
+            } else {
+                report.diagnostics.append(Diagnostic(.error, file: file, keyPath: "\(key)/\(v.name)",
+                                                     message: "no 'other' category and no text for \(unreachable.map(\.rawValue).joined(separator: ", ")), which \(kind) reach in '\(lang)': those numbers fall back to the base language"))
+            }
+        } else if !missing.isEmpty {
             report.diagnostics.append(Diagnostic(.warning, file: file, keyPath: "\(key)/\(v.name)",
                                                  message: "missing plural categories for '\(lang)': \(missing.map(\.rawValue).joined(separator: ", ")) (the 'other' text is shown instead)"))
         }

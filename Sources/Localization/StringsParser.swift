@@ -44,21 +44,25 @@ public struct StringsTable: Sendable, Equatable {
 ///   Octal values ≥ 0o200 are taken as Latin-1 (CF maps them through NeXTSTEP; a documented gap).
 /// - The pairs may be enclosed in `{ … }` (an old-style plist dictionary), nothing after `}`.
 /// - A file whose first non-blank character is `<` is read as an XML property list whose root is
-///   a dictionary of strings (`XMLPlist`); a `bplist00` file is rejected (`binaryPlist`).
+///   a dictionary of strings (`XMLPlist`); a `bplist00` file is read by `BinaryPlist` (same
+///   rule: a dictionary of strings).
 public enum StringsParser {
     /// Parses a `.strings` file's bytes.
     /// - Parameter file: the name used in error messages.
     /// - Throws: `StringsFileError` with line and column.
     public static func parse(_ bytes: [UInt8], file: String) throws -> StringsTable {
-        if bytes.count >= 6 && bytes.starts(with: Array("bplist".utf8)) {
-            throw StringsFileError(file: file, line: 1, column: 1, reason: .binaryPlist)
+        if BinaryPlist.isBinary(bytes) {
+            var table = try XMLPlist.stringsTable(from: BinaryPlist.parse(bytes, file: file), file: file, binary: true)
+            table.encoding = .binary
+            return table
         }
         let (utf8, encoding) = try TextDecoding.utf8(bytes, file: file)
         var table = try utf8.withUnsafeBufferPointer { buf -> StringsTable in
             var p = Parser(buf: buf, file: file)
             p.skipBlank()
             if p.i < buf.count && buf[p.i] == UInt8(ascii: "<") {
-                return try XMLPlist.stringsTable(from: buf, file: file)
+                var r = XMLPlist.Reader(buf: buf, file: file)
+                return try XMLPlist.stringsTable(from: r.document(), file: file, binary: false)
             }
             p.i = 0
             return try p.parseTable()

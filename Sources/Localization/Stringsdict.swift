@@ -26,7 +26,8 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible, Codable 
 
     /// A positioned parse error as a diagnostic.
     public init(_ error: StringsFileError) {
-        self.init(.error, file: error.file, line: error.line, column: error.column, message: error.message)
+        self.init(.error, file: error.file, line: error.isBinary ? nil : error.line, column: error.isBinary ? nil : error.column,
+                  message: error.message)
     }
 }
 
@@ -36,7 +37,9 @@ public struct PluralVariable: Sendable, Equatable {
     public var name: String
     /// `NSStringFormatValueTypeKey` parsed as a specifier (`d`, `ld`, `f`…), nil when absent.
     public var valueType: FormatSpecifier?
-    /// Text per CLDR category; `other` is always present in a loaded entry.
+    /// Text per CLDR category (at least one). `other` may be missing: a number whose category
+    /// is missing then has no text here (`TextFormatter` throws `missingCategory`, and the
+    /// localizer falls back to the next table of the chain).
     public var variants: [PluralCategory: String]
 }
 
@@ -64,7 +67,9 @@ public struct StringsdictTable: Sendable, Equatable {
 /// value is a dict with a string `NSStringLocalizedFormatKey`; every other key of it is a variable
 /// dict with `NSStringFormatSpecTypeKey` = `NSStringPluralRuleType` (other rule types are not
 /// supported: error), `NSStringFormatValueTypeKey` (missing: warning, `%` prefix: warning) and
-/// category strings among zero/one/two/few/many/other, `other` required (SD-08). References
+/// category strings among zero/one/two/few/many/other, at least one; `other` may be missing
+/// (element-x `pl`: one/few/many cover every integer; `StringsLinter` judges it per language).
+/// References
 /// (`%#@name@`) must name a defined variable; nesting is limited to `maxDepth` and cycles are
 /// errors (SD-02). The value type and the specifiers of every variant that use the variable's
 /// argument must agree (SD-05); variants may omit the count (SD-09).
@@ -146,7 +151,9 @@ public enum StringsdictModel {
                 guard let s = cv.stringValue else { err("\(path)/\(ck)", "must be a string, found \(cv.typeName)"); continue }
                 variants[cat] = s
             }
-            if variants[.other] == nil { err(path, "missing the 'other' category (required: it is the fallback for every number)") }
+            // A variable without `other` is kept: numbers of the categories it has use them, the
+            // others fall back to the next table of the chain (lint judges it per language).
+            if variants.isEmpty { err(path, "no plural category (expected some of zero, one, two, few, many, other)") }
             variables[name] = PluralVariable(name: name, valueType: valueType, variants: variants)
         }
         let entry = StringsdictEntry(key: key, format: format, variables: variables)

@@ -1,6 +1,8 @@
 /// The text encoding of a string file, decided from its first bytes.
 public enum TextEncoding: String, Sendable, Equatable {
     case utf8, utf8BOM, utf16LE, utf16BE
+    /// A binary property list (`bplist00`), whose strings carry their own encoding.
+    case binary
 }
 
 /// Turns a string file's bytes into validated UTF-8 (no BOM), never guessing a legacy 8-bit

@@ -63,12 +63,11 @@ public enum XMLPlist {
     /// Deepest nesting of arrays/dicts accepted (stack safety for hostile files).
     public static let maxDepth = 256
 
-    /// Parses an XML plist file's bytes (any BOM-declared encoding; see `TextDecoding`).
-    /// - Throws: `StringsFileError` with line and column.
+    /// Parses an XML plist file's bytes (any BOM-declared encoding; see `TextDecoding`), or a
+    /// binary one (`bplist00`, read by `BinaryPlist`).
+    /// - Throws: `StringsFileError` with line and column (byte offset for a binary file).
     public static func parse(_ bytes: [UInt8], file: String) throws -> PlistValue {
-        if bytes.count >= 6 && bytes.starts(with: Array("bplist".utf8)) {
-            throw StringsFileError(file: file, line: 1, column: 1, reason: .binaryPlist)
-        }
+        if BinaryPlist.isBinary(bytes) { return try BinaryPlist.parse(bytes, file: file) }
         let (utf8, _) = try TextDecoding.utf8(bytes, file: file)
         return try utf8.withUnsafeBufferPointer { buf in
             var r = Reader(buf: buf, file: file)
@@ -81,17 +80,20 @@ public enum XMLPlist {
         try parse(Array(text.utf8), file: file)
     }
 
-    /// An XML plist whose root is a dictionary of strings, as a `.strings` table.
-    static func stringsTable(from buf: UnsafeBufferPointer<UInt8>, file: String) throws -> StringsTable {
-        var r = Reader(buf: buf, file: file)
-        let root = try r.document()
+    /// A property list whose root is a dictionary of strings, as a `.strings` table.
+    static func stringsTable(from root: PlistValue, file: String, binary: Bool) throws -> StringsTable {
+        func fail(_ m: String) -> StringsFileError {
+            // The structure error of a binary file has no single byte to point at: offset 0.
+            StringsFileError(file: file, line: 1, column: 1, reason: binary ? .binary(byteOffset: 0, expected: m) : .xml(m))
+        }
         guard case .dict(let entries) = root else {
-            throw StringsFileError(file: file, line: 1, column: 1, reason: .xml("the root of a .strings property list must be a dict, found \(root.typeName)"))
+            throw fail(binary ? "a dict at the root of a .strings property list, found \(root.typeName)"
+                              : "the root of a .strings property list must be a dict, found \(root.typeName)")
         }
         var table = StringsTable()
         for (k, v) in entries {
             guard let s = v.stringValue else {
-                throw StringsFileError(file: file, line: 1, column: 1, reason: .xml("value of '\(k)' must be a string, found \(v.typeName)"))
+                throw fail(binary ? "a string as the value of '\(k)', found \(v.typeName)" : "value of '\(k)' must be a string, found \(v.typeName)")
             }
             _ = table.set(k, s)
         }

@@ -62,7 +62,7 @@ public struct App: Sendable {
         case "verify": return try runCommand(Commands.verify, rest, console: console)
         case "strings":
             guard let sub = rest.first else {
-                throw AppError.missingArgument(command: "strings", name: "a command: dump, format or lint")
+                throw AppError.missingArgument(command: "strings", name: "a command: dump, format, lint or convert")
             }
             if sub.text == "-h" || sub.text == "--help" {
                 console.out(Help.command(Commands.strings))
@@ -70,7 +70,7 @@ public struct App: Sendable {
             }
             guard let spec = Commands.stringsSubcommands.first(where: { $0.name == "strings " + sub.text }) else {
                 throw AppError.unknownCommand("strings \(sub.text)",
-                                              suggestion: ArgumentParser.suggest(sub.text, among: ["dump", "format", "lint"]).map { "strings " + $0 })
+                                              suggestion: ArgumentParser.suggest(sub.text, among: ["dump", "format", "lint", "convert"]).map { "strings " + $0 })
             }
             return try runCommand(spec, Array(rest.dropFirst()), console: console)
         default:

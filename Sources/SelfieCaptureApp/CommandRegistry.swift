@@ -10,6 +10,7 @@ public enum CommandRegistry {
             "strings dump": { try StringsCommands.dump($0, $1) },
             "strings format": { try StringsCommands.format($0, $1) },
             "strings lint": { try StringsCommands.lint($0, $1) },
+            "strings convert": { try StringsCommands.convert($0, $1) },
         ]
     }
 }

@@ -25,8 +25,8 @@ public enum Commands {
             OptionSpec("--payload-optimization", .flag, help: "crop collected frames to the face and re-encode them smaller"),
             OptionSpec("--no-instructions", .flag, help: "skip the instructions screen"),
             OptionSpec("--no-start-button", .flag, help: "start automatically when the camera is ready"),
-            OptionSpec("--locale", .text("TAG"), help: "language of the texts, e.g. fr or fr_CA (default from LC_ALL, LC_MESSAGES, LANG)"),
-            OptionSpec("--strings", .text("DIR"), repeatable: true, help: "folder of xx.lproj string files layered over the built-in texts (repeatable; later wins)"),
+            OptionSpec("--locale", .text("TAG"), help: "language of the texts, e.g. fr or fr_CA; en-XA: accented, longer English for testing layouts (default from LC_ALL, LC_MESSAGES, LANG)"),
+            OptionSpec("--strings", .text("DIR"), repeatable: true, help: "folder of xx.lproj string files and/or a Localizable.xcstrings, layered over the built-in texts (repeatable; later wins)"),
             OptionSpec("--theme", .text("light|dark|auto|FILE"), help: "colour theme or a JSON theme file (default auto, from COLORFGBG)"),
             OptionSpec("--layout", .text("FILE"), help: "JSON layout overrides (toolbar top/bottom, hint position, preview side, guideBeforeStart)"),
             OptionSpec("--guide-before-start", .flag, help: "show the positioning hints as soon as the camera is ready, before Start (as \"guideBeforeStart\": true in --layout); the oval's colour follows the face either way"),
@@ -78,17 +78,22 @@ public enum Commands {
 
     public static let stringsDump = CommandSpec(
         name: "strings dump",
-        summary: "print a .strings or .stringsdict file as JSON",
+        summary: "print a .strings, .stringsdict or .xcstrings file as JSON",
         usage: "selfie-capture strings dump FILE",
-        options: [], positionals: ["FILE"], minPositionals: 1)
+        options: [], positionals: ["FILE"], minPositionals: 1,
+        details: """
+        A .strings file prints as {"key": "value"} in file order; a .stringsdict (or any property
+        list) as the plist in JSON; a .xcstrings String Catalog as {"LANG": {"key": text}} where a
+        plural text is its .stringsdict entry. Text, XML and binary (bplist00) files are read.
+        """)
 
     public static let stringsFormat = CommandSpec(
         name: "strings format",
         summary: "print a localized, formatted text",
         usage: "selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]",
         options: [
-            OptionSpec("--locale", .text("TAG"), help: "language, e.g. pl or fr_CA"),
-            OptionSpec("--strings", .text("DIR"), repeatable: true, help: "override folder of xx.lproj string files (repeatable)"),
+            OptionSpec("--locale", .text("TAG"), help: "language, e.g. pl or fr_CA (en-XA: the pseudo-locale)"),
+            OptionSpec("--strings", .text("DIR"), repeatable: true, help: "override folder of xx.lproj string files or a Localizable.xcstrings (repeatable)"),
         ], positionals: ["KEY", "ARG..."], minPositionals: 1)
 
     public static let stringsLint = CommandSpec(
@@ -100,15 +105,32 @@ public enum Commands {
             OptionSpec("--format", .choice(["text", "json"]), help: "report format (default text)"),
         ], positionals: ["DIR..."], minPositionals: 1)
 
+    public static let stringsConvert = CommandSpec(
+        name: "strings convert",
+        summary: "convert a String Catalog (.xcstrings) to .lproj folders, or back",
+        usage: "selfie-capture strings convert FILE.xcstrings --to DIR | DIR --to FILE.xcstrings",
+        options: [
+            OptionSpec("--to", .text("DIR|FILE.xcstrings"), help: "where to write (must not exist yet)"),
+            OptionSpec("--base", .text("LANG"), help: "source language of a new catalog (default en)"),
+        ], positionals: ["SOURCE"], minPositionals: 1,
+        details: """
+        FILE.xcstrings --to DIR writes DIR/<lang>.lproj/Localizable.strings (plain texts) and
+        Localizable.stringsdict (plural texts) for every language of the catalog. DIR --to
+        FILE.xcstrings writes one catalog holding every <lang>.lproj/Localizable.strings and
+        .stringsdict of DIR (plural entries become substitutions). Both read back to the same
+        texts. Files that already exist are never replaced (exit 73); a source with errors is
+        not converted (exit 65, the errors on stderr); warnings are printed and the rest written.
+        """)
+
     public static let strings = CommandSpec(
         name: "strings",
-        summary: "work with .strings and .stringsdict files (dump, format, lint)",
-        usage: "selfie-capture strings dump|format|lint ...",
+        summary: "work with .strings, .stringsdict and .xcstrings files (dump, format, lint, convert)",
+        usage: "selfie-capture strings dump|format|lint|convert ...",
         options: [])
 
     /// Top-level commands, in help order.
     public static let all: [CommandSpec] = [capture, analyze, devices, verify, strings]
-    public static let stringsSubcommands: [CommandSpec] = [stringsDump, stringsFormat, stringsLint]
+    public static let stringsSubcommands: [CommandSpec] = [stringsDump, stringsFormat, stringsLint, stringsConvert]
 
     /// Options accepted before any command (the capture options, since capture is the default).
     static let topLevel = CommandSpec(

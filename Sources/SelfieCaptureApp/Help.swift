@@ -16,6 +16,7 @@ public enum Help {
           selfie-capture strings dump FILE        a string file as JSON
           selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]
           selfie-capture strings lint DIR... [--base en] [--format text|json]
+          selfie-capture strings convert FILE.xcstrings --to DIR | DIR --to FILE.xcstrings
 
         Commands:
 

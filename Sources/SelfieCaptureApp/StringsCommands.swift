@@ -13,7 +13,16 @@ public enum StringsCommands {
         guard let bytes = inputs.readFile(path) else { throw AppError.inputMissing(path: path) }
         do {
             let json: String
-            if path.hasSuffix(".stringsdict") || path.hasSuffix(".plist") {
+            if path.hasSuffix(".xcstrings") {
+                let catalog = try StringCatalog.parse(bytes, file: path)
+                var langs: [(key: String, value: PlistValue)] = []
+                for lang in catalog.languageOrder {
+                    guard let l = catalog.languages[lang] else { continue }
+                    langs.append((lang, .dict(l.strings.map { ($0.key, .string($0.value)) } + l.plurals)))
+                }
+                json = JSONText.value(.dict(langs), indent: 0)
+                for d in catalog.diagnostics { console.err(d.description + "\n") }
+            } else if path.hasSuffix(".stringsdict") || path.hasSuffix(".plist") {
                 json = JSONText.value(try XMLPlist.parse(bytes, file: path), indent: 0)
             } else {
                 let t = try StringsParser.parse(bytes, file: path)
@@ -72,7 +81,9 @@ public enum StringsCommands {
     /// any error is found, 0 with warnings only.
     public static func lint(_ args: ParsedArguments, _ console: Console, inputs: LocalizationInputs = .current()) throws -> ExitCode {
         let dirs = args.positionals.map(\.text)
-        for d in dirs where !inputs.directoryExists(d) { throw AppError.inputMissing(path: d) }
+        for d in dirs where !inputs.directoryExists(d) && !(d.hasSuffix(".xcstrings") && inputs.readFile(d) != nil) {
+            throw AppError.inputMissing(path: d)
+        }
         let base = args.value("--base") ?? "en"
         var linted = dirs
         var overridesOnly = false
@@ -122,9 +133,81 @@ public enum StringsCommands {
 }
 
 extension StringsCommands {
-    /// Whether `dir` is, or holds, a `<lang>.lproj` folder.
+    /// `strings convert FILE.xcstrings --to DIR` or `strings convert DIR --to FILE.xcstrings`
+    /// (see `Commands.stringsConvert`).
+    /// - Throws: `AppError.missingValue` without `--to` (64), `inputMissing` (66), `badData`
+    ///   when the source has errors (65), `cannotCreateOutput` when a target exists or cannot be
+    ///   written (73).
+    public static func convert(_ args: ParsedArguments, _ console: Console, inputs: LocalizationInputs = .current(),
+                               write: (String, String) throws -> Void = StringsCommands.writeNewFile) throws -> ExitCode {
+        guard let source = args.positionals.first?.text else { throw AppError.missingArgument(command: "strings convert", name: "SOURCE") }
+        guard let target = args.value("--to") else { throw AppError.missingValue(option: "--to", expects: "a folder, or a FILE.xcstrings") }
+        if source.hasSuffix(".xcstrings") {
+            guard let bytes = inputs.readFile(source) else { throw AppError.inputMissing(path: source) }
+            let catalog: StringCatalog
+            do { catalog = try StringCatalog.parse(bytes, file: source) } catch let e as StringsFileError { throw AppError.badData(e.description) }
+            let (_, modelDiags) = catalog.tables()
+            let diags = catalog.diagnostics + modelDiags
+            let errors = diags.filter { $0.severity == .error }
+            guard errors.isEmpty else {
+                throw AppError.badData(errors.map(\.description).joined(separator: "\n") + "\n\(errors.count) error(s); nothing written")
+            }
+            for d in diags { console.err(d.description + "\n") }
+            var files: [(path: String, text: String)] = []
+            for lang in catalog.languageOrder {
+                guard let l = catalog.languages[lang] else { continue }
+                let dir = target + "/" + lang + ".lproj"
+                if !l.strings.isEmpty { files.append((dir + "/Localizable.strings", StringsWriter.strings(l.strings))) }
+                if !l.plurals.isEmpty { files.append((dir + "/Localizable.stringsdict", StringsWriter.xmlPlist(.dict(l.plurals)))) }
+            }
+            // All or nothing as far as existing files go: check every target before writing one.
+            if let existing = files.first(where: { inputs.readFile($0.path) != nil || inputs.directoryExists($0.path) }) {
+                throw AppError.cannotCreateOutput(path: existing.path, reason: "it already exists (not replaced)")
+            }
+            for f in files { try write(f.path, f.text) }
+            console.out("wrote \(files.count) file(s) for \(catalog.languageOrder.count) language(s) in \(target)\n")
+            return .ok
+        }
+        guard inputs.directoryExists(source) else { throw AppError.inputMissing(path: source) }
+        guard target.hasSuffix(".xcstrings") else {
+            throw AppError.invalidValue(option: "--to", value: target, expects: "a FILE.xcstrings when converting a folder")
+        }
+        let folder = StringsFolder.load(source, inputs: inputs)
+        let errors = folder.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            throw AppError.badData(errors.map(\.description).joined(separator: "\n") + "\n\(errors.count) error(s); nothing written")
+        }
+        for d in folder.diagnostics { console.err(d.description + "\n") }
+        guard !folder.languages.isEmpty else { throw AppError.inputMissing(path: source + "/*.lproj") }
+        try write(target, StringsWriter.catalog(sourceLanguage: args.value("--base") ?? "en", tables: folder.languages))
+        let keys = Set(folder.languages.values.flatMap(\.keys)).count
+        console.out("wrote \(target): \(keys) key(s) in \(folder.languages.count) language(s)\n")
+        return .ok
+    }
+
+    /// Writes `text` to a new file at `path` (0644), creating its folders; never replaces a file.
+    @Sendable public static func writeNewFile(_ path: String, _ text: String) throws {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: path) { throw AppError.cannotCreateOutput(path: path, reason: "it already exists (not replaced)") }
+        let dir = (path as NSString).deletingLastPathComponent
+        do {
+            if !dir.isEmpty { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        } catch {
+            throw AppError.cannotCreateOutput(path: dir, reason: "\(error.localizedDescription)")
+        }
+        guard fm.createFile(atPath: path, contents: Data(text.utf8)) else {
+            throw AppError.cannotCreateOutput(path: path, reason: "cannot write the file")
+        }
+    }
+
+    /// Whether `dir` is, or holds, a `<lang>.lproj` folder, or a catalog with that language.
     static func hasLanguage(_ lang: String, in dir: String, inputs: LocalizationInputs) -> Bool {
         let want = LocaleResolver.matchKey(lang) + ".lproj"
+        let catalogPath = dir.hasSuffix(".xcstrings") ? dir : dir + "/" + StringsFolder.catalogName
+        if let bytes = inputs.readFile(catalogPath), let c = try? StringCatalog.parse(bytes, file: catalogPath),
+           c.languageOrder.contains(where: { LocaleResolver.matchKey($0) == LocaleResolver.matchKey(lang) }) {
+            return true
+        }
         if dir.hasSuffix(".lproj") {
             return LocaleResolver.matchKey(String(dir.split(separator: "/").last ?? "")) == want
         }

@@ -82,12 +82,32 @@ func sameAsFoundation(_ ours: PlistValue, _ theirs: Any) -> Bool {
         }
     }
 
-    /// Binary plists are detected and reported, not parsed as text.
+    /// Every binary-plist corpus file reads exactly as Foundation reads it.
     @Test(.enabled(if: !CorpusFile.all.isEmpty, "../shared/corpus/strings absent"), arguments: CorpusFile.all.filter(\.isBinary))
-    func binaryPlistRejected(file: CorpusFile) throws {
+    func binaryPlistMatchesFoundation(file: CorpusFile) throws {
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: file.path)))
-        #expect(throws: StringsFileError(file: "f", line: 1, column: 1, reason: .binaryPlist)) {
-            _ = try StringsParser.parse(bytes, file: "f")
+        let theirs = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        #expect(sameAsFoundation(try XMLPlist.parse(bytes, file: file.local), theirs), "plist differs from Foundation")
+        if file.kind == "strings" {
+            let t = try StringsParser.parse(bytes, file: file.local)
+            #expect(t.encoding == .binary)
+            #expect(sameAsFoundation(.dict(t.order.map { ($0, .string(t.values[$0] ?? "")) }), theirs), "table differs from Foundation")
+        }
+    }
+
+    /// Every valid text corpus file, written as a binary plist by Foundation, reads back 1:1.
+    @Test(.enabled(if: !CorpusFile.all.isEmpty, "../shared/corpus/strings absent"), arguments: valid)
+    func foundationBinaryReadsBack(file: CorpusFile) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: file.path))
+        guard let theirs = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) else { return }
+        let binary = try PropertyListSerialization.data(fromPropertyList: theirs, format: .binary, options: 0)
+        #expect(binary.starts(with: Array("bplist00".utf8)))
+        let ours = try XMLPlist.parse(Array(binary), file: file.local)
+        #expect(sameAsFoundation(ours, theirs), "binary read back differs from Foundation")
+        if file.kind == "strings" {
+            let t = try StringsParser.parse(Array(binary), file: file.local)
+            let text = try StringsParser.parse(Array(data), file: file.local)
+            #expect(t.values == text.values, "binary and text tables differ")
         }
     }
 }

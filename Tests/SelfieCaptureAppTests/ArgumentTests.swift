@@ -41,7 +41,7 @@ func run(_ args: [String], handlers: [String: CommandHandler] = [:]) -> (code: I
         (["--max-attempts"], "option '--max-attempts' needs a value: a whole number from 1 to 1000"),
         (["--no-mirror=yes"], "invalid value 'yes' for '--no-mirror': expected no value"),
         (["--video-format", "mkv"], "invalid value 'mkv' for '--video-format': expected one of avi, mp4"),
-        (["strings"], "'strings' needs a command: dump, format or lint"),
+        (["strings"], "'strings' needs a command: dump, format, lint or convert"),
         (["strings", "dump"], "'strings dump' needs FILE"),
         (["strings", "dump", "a", "b"], "unexpected argument 'b'"),
         (["devices", "extra"], "unexpected argument 'extra'"),

@@ -176,3 +176,98 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
         #expect(runStrings(["lint", "/nonexistent"]).code == 66)
     }
 }
+
+/// `strings convert` and the other commands on String Catalogs and binary property lists.
+@Suite struct StringsCatalogCommandTests {
+    static let catalog = """
+    {
+      "sourceLanguage" : "en",
+      "strings" : {
+        "files" : { "localizations" : {
+          "en" : { "variations" : { "plural" : {
+            "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld file" } },
+            "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld files" } } } } },
+          "fr" : { "variations" : { "plural" : {
+            "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld fichier" } },
+            "other" : { "stringUnit" : { "state" : "needs_review", "value" : "%lld fichiers" } } } } } } },
+        "hello" : { "localizations" : {
+          "en" : { "stringUnit" : { "state" : "translated", "value" : "Hello %@" } },
+          "fr" : { "stringUnit" : { "state" : "translated", "value" : "Bonjour %@" } } } }
+      },
+      "version" : "1.0"
+    }
+    """
+
+    @Test func convertBothWays() throws {
+        let dir = try tempTree(["Localizable.xcstrings": Self.catalog])
+        let r = runStrings(["convert", dir + "/Localizable.xcstrings", "--to", dir + "/out"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out == "wrote 4 file(s) for 2 language(s) in \(dir)/out\n")
+        #expect(r.err.contains("files/fr/plural/other: state 'needs_review'"))
+        for f in ["en.lproj/Localizable.strings", "en.lproj/Localizable.stringsdict", "fr.lproj/Localizable.strings", "fr.lproj/Localizable.stringsdict"] {
+            #expect(FileManager.default.fileExists(atPath: dir + "/out/" + f), "\(f)")
+        }
+        // The written folder formats like the catalog.
+        for (source, expected) in [(dir, "2 fichiers"), (dir + "/out", "2 fichiers")] {
+            let f = runStrings(["format", "--locale", "fr", "--strings", source, "files", "2"])
+            #expect(f.out == expected + "\n", "\(source): \(f.err)")
+        }
+        // Existing files are not replaced.
+        let again = runStrings(["convert", dir + "/Localizable.xcstrings", "--to", dir + "/out"])
+        #expect(again.code == 73)
+        #expect(again.err.contains("already exists"))
+        // Back to a catalog, which lints clean and dumps the same texts.
+        let back = runStrings(["convert", dir + "/out", "--to", dir + "/back.xcstrings"])
+        #expect(back.code == 0, "\(back.err)")
+        let lint = runStrings(["lint", dir + "/back.xcstrings"])
+        #expect(lint.code == 0 && lint.out.hasSuffix("0 error(s), 1 warning(s)\n"), "\(lint.out)")   // fr lacks `many` (CLDR 42: 1000000)
+        let d1 = runStrings(["dump", dir + "/back.xcstrings"])
+        #expect(d1.code == 0)
+        #expect(d1.out.contains("\"hello\": \"Bonjour %@\""))
+        #expect(d1.out.contains("\"NSStringLocalizedFormatKey\": \"%#@count@\""))
+    }
+
+    @Test func convertErrors() throws {
+        let dir = try tempTree(["Localizable.xcstrings": Self.catalog, "bad.xcstrings": "{ \"strings\" : { \"a\" : 1 } }"])
+        #expect(runStrings(["convert", dir + "/Localizable.xcstrings"]).code == 64)
+        #expect(runStrings(["convert", dir + "/none.xcstrings", "--to", dir + "/o"]).code == 66)
+        let bad = runStrings(["convert", dir + "/bad.xcstrings", "--to", dir + "/o"])
+        #expect(bad.code == 65)
+        #expect(bad.err.contains("bad.xcstrings:1:23: error: a: must be an object, found a number"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+        #expect(runStrings(["convert", dir, "--to", dir + "/x.json"]).code == 64)
+        let help = run(["strings", "convert", "--help"], handlers: CommandRegistry.handlers)
+        #expect(help.code == 0 && help.out.contains("FILE.xcstrings --to DIR"))
+    }
+
+    /// A translator's catalog with only `de` is checked against the built-in English, as an
+    /// override folder is.
+    @Test func lintTranslationOnlyCatalog() throws {
+        let cat = #"{"sourceLanguage":"en","strings":{"selfie_capture_continue":{"localizations":{"de":{"stringUnit":{"state":"translated","value":"Weiter"}}}},"selfie_capture_restarted":{"localizations":{"de":{"stringUnit":{"state":"new","value":"Neu: %d"}}}}},"version":"1.0"}"#
+        let dir = try tempTree(["Localizable.xcstrings": cat])
+        let r = runStrings(["lint", dir])
+        #expect(r.code == 65)
+        #expect(r.out.hasPrefix("note: no 'en' tables in the folders given; checking them against the built-in "))
+        #expect(r.out.contains("Localizable.xcstrings (de): error: selfie_capture_restarted: argument 1 is int but string in the base text"))
+        #expect(r.out.contains("Localizable.xcstrings:1:"), "the 'new' state warning is positioned")
+        #expect(r.out.hasSuffix("1 error(s), 1 warning(s)\n"), "\(r.out)")
+    }
+
+    /// A binary `.strings` (as Foundation writes it) is dumped and used like a text one.
+    @Test func binaryStrings() throws {
+        let data = try PropertyListSerialization.data(fromPropertyList: ["selfie_capture_continue": "Weiter"], format: .binary, options: 0)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strings-bin-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/de.lproj", withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: dir + "/de.lproj/Localizable.strings"))
+        let d = runStrings(["dump", dir + "/de.lproj/Localizable.strings"])
+        #expect(d.code == 0 && d.out == "{\n  \"selfie_capture_continue\": \"Weiter\"\n}\n")
+        let f = runStrings(["format", "--locale", "de", "--strings", dir, "selfie_capture_continue"])
+        #expect(f.out == "Weiter\n")
+        var broken = Array(data)
+        broken[broken.count - 32 + 7] = 0   // object reference size 0
+        try Data(broken).write(to: URL(fileURLWithPath: dir + "/b.strings"))
+        let b = runStrings(["dump", dir + "/b.strings"])
+        #expect(b.code == 65)
+        #expect(b.err == "\(dir)/b.strings: error: binary property list: at byte offset \(broken.count - 25): expected an object reference size of 1 to 8 bytes, found 0\n")
+    }
+}
