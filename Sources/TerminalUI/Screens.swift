@@ -593,12 +593,17 @@ public enum Screens {
             var body: [String] = []
             if let f = s.folder {
                 // The folder once (on one line with its label), then the files by their names in it.
-                let label = DisplayWidth.of(c.strings.text("selfie_capture_result_folder", [.string("")]))
+                // The label's width as formatted with the path itself (a pseudo-locale such as
+                // en-XA pads in proportion to the whole text, so an empty argument under-measures).
+                let label = max(0, DisplayWidth.of(c.strings.text("selfie_capture_result_folder", [.string(f)])) - DisplayWidth.of(f))
                 body.append(c.strings.text("selfie_capture_result_folder", [.string(shorten(f, label))]))
                 let names = s.savedPaths.map { p in p.hasPrefix(f + "/") ? String(p.dropFirst(f.count + 1)) : shorten(p, 0) }
                 body.append(c.strings.text("selfie_capture_result_files", [.string(names.joined(separator: ", "))]))
             } else {
-                body += s.savedPaths.map { c.strings.text("selfie_capture_result_saved", [.string(shorten($0, 0))]) }
+                body += s.savedPaths.map { p in
+                    let label = max(0, DisplayWidth.of(c.strings.text("selfie_capture_result_saved", [.string(p)])) - DisplayWidth.of(p))
+                    return c.strings.text("selfie_capture_result_saved", [.string(shorten(p, label))])
+                }
             }
             // Fewer stills than asked is said before the counts, so a small screen keeps it.
             if s.askedCount > s.collectedCount {
