@@ -472,7 +472,13 @@ public struct CaptureStateMachine: Sendable, Equatable {
             permissionRequestPending = false
             return showInstructions()
         case .capture:
-            let abort: [Effect] = isRecording ? [.abortRecording] : []
+            // Esc during a countdown or recording drops the take: say so (reason "back"), so
+            // the event log shows why the recording never ended.
+            var abort: [Effect] = isRecording ? [.abortRecording] : []
+            if phase == .countdown || phase == .recording {
+                abort.append(emit(.captureRestarted, [EventField("reason", .string("back")), EventField("phase", .string(phase.rawValue)),
+                                                      EventField("attempt", .int(attempt))]))
+            }
             if !settings.cameraConsent {
                 screen = .cameraPermission
                 permissionRequestPending = false

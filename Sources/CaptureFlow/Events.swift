@@ -9,7 +9,8 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     case videoRecordStarted, videoRecordProgress, videoRecordEnded
     case faceValidating, faceBoundingBoxValidating, faceCaptureCountDown, faceCaptureStarted
     case faceCaptureProgress, faceCaptureSuccess, faceCaptureFailed
-    /// A countdown or recording went back to positioning (`reason`, `phase`, `attempt`).
+    /// A countdown or recording went back to positioning (`reason`, `phase`, `attempt`), or
+    /// was dropped by Esc going one screen back (`reason` "back").
     case captureRestarted
     /// The user cancelled with q or Ctrl-C (`screen`).
     case cancelled

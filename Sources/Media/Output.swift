@@ -53,7 +53,7 @@ public struct OutputFolder: Sendable {
         } else {
             // Missing parent folders are created too, as `mkdir -p` would (0777 less the user's
             // umask: they hold no biometric data); only the capture folder itself is 0700.
-            let parentPath = (path as NSString).deletingLastPathComponent
+            let parentPath = Self.parentDirectory(path)
             do {
                 if !parentPath.isEmpty, access(parentPath, F_OK) != 0 {
                     try FileManager.default.createDirectory(atPath: parentPath, withIntermediateDirectories: true, attributes: nil)
@@ -257,11 +257,24 @@ public final class FrameCollector {
 }
 
 extension OutputFolder {
+    /// `path` without its last component, as `dirname` gives it but "" for a bare name: "a/b"
+    /// → "a", "/a" → "/", "a" and "a/" → "". (Foundation's `NSString.deletingLastPathComponent`
+    /// traps on a one-character path such as "z" in swift-corelibs-foundation 6.)
+    public static func parentDirectory(_ path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1, p.hasSuffix("/") { p = p.dropLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "" }
+        if slash == p.startIndex { return "/" }
+        var parent = p[..<slash]
+        while parent.count > 1, parent.hasSuffix("/") { parent = parent.dropLast() }
+        return String(parent)
+    }
+
     /// Why `path` cannot be made, in words (Foundation's message for this is a generic "The
     /// operation could not be completed"): the first existing ancestor that is not a folder,
     /// or one that cannot be written. nil when no cause is found.
     static func whyNotCreatable(_ path: String) -> String? {
-        var ancestor = (path as NSString).deletingLastPathComponent
+        var ancestor = parentDirectory(path)
         while !ancestor.isEmpty && ancestor != "/" {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDir) {
@@ -269,7 +282,7 @@ extension OutputFolder {
                 if access(ancestor, W_OK | X_OK) != 0 { return "cannot write in '\(ancestor)': \(String(cString: strerror(errno)))" }
                 return nil
             }
-            ancestor = (ancestor as NSString).deletingLastPathComponent
+            ancestor = parentDirectory(ancestor)
         }
         return nil
     }

@@ -57,6 +57,8 @@ public final class CaptureRuntime {
     var openingAfterPermission = false
     /// Real time (monotonic ms) since the reader last had nothing for a `--pace fast` loop.
     var readerIdleSinceMs: Int?
+    /// Up to when (monotonic ms) a real stall has been added to the virtual clock.
+    var readerIdleAdvancedMs: Int?
     /// When the open source went silent (run clock ms), and the whole seconds shown for it on
     /// the capture screen ("waiting for the camera", from `sourceWaitNoticeMs`).
     var sourceWaitingSinceMs: Int?
@@ -422,7 +424,14 @@ public final class CaptureRuntime {
             if items.isEmpty {
                 let since = readerIdleSinceMs ?? now
                 readerIdleSinceMs = since
-                return now - since < Self.fastStallMs
+                guard now - since >= Self.fastStallMs, let fast = fastClock else { return true }
+                // Stalled for real: virtual time follows real time from the stall's start, so
+                // `--timeout` fires on time on a pipe that sends nothing.
+                let last = readerIdleAdvancedMs ?? since
+                if now > last { fast.advance(ms: now - last) }
+                readerIdleAdvancedMs = now
+                noteSourceIdle()
+                return true
             }
         }
         if items.isEmpty {
@@ -430,13 +439,15 @@ public final class CaptureRuntime {
             return false
         }
         readerIdleSinceMs = nil
+        readerIdleAdvancedMs = nil
         let newest = items.lastIndex { if case .frame = $0 { return true } else { return false } }
         for (i, item) in items.enumerated() {
             guard exitCode == nil, reader === r else { break }
             switch item {
             case .opened(let info):
                 sourceOpened(info)
-            case .frame(let f, let loops):
+            case .frame(let f, let loops, let stats):
+                sourceStats = stats   // the counts up to this frame (the thread may have read ahead)
                 sourceWaitingSinceMs = nil
                 cameraTimeouts = 0
                 handle(frame: f, loops: loops, newest: i == newest)
@@ -467,13 +478,13 @@ public final class CaptureRuntime {
                 if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
             }
         }
-        if reader === r { sourceStats = r.stats }
         return true
     }
 
     /// Real time (ms) a `--pace fast` run waits for a silent source before its virtual clock
-    /// moves on (so `--timeout` can fire on a stalled pipe); far above what reading and
-    /// decoding one file frame takes (a few ms), so file runs stay repeatable.
+    /// follows real time (from the stall's start, so `--timeout` fires on time on a stalled
+    /// pipe); far above what reading and decoding one file frame takes (a few ms), so file runs
+    /// stay repeatable.
     static let fastStallMs = 1000
 
     /// The source opened on the reader thread: the machine hears of it now.
@@ -589,7 +600,10 @@ public final class CaptureRuntime {
             if machine.screen == .capture || modelAnnounced { fast.advance(ms: 5) }
             return
         }
-        if let r = reader { r.wait(ms: 10, alsoFD: backend.inputFD) } else { _ = pollInput(ms: 10) }
+        // The reader's queue wakes the loop only where its frames are taken (the capture
+        // screen) or while it opens the source; elsewhere queued frames would keep its pipe
+        // readable and the loop would spin.
+        if let r = reader, machine.screen == .capture || !readerOpened { r.wait(ms: 10, alsoFD: backend.inputFD) } else { _ = pollInput(ms: 10) }
     }
 
     func pollInput(ms: Int) -> Bool {
@@ -797,7 +811,6 @@ public final class CaptureRuntime {
     func closeSource() {
         if let r = reader {
             sourceRecord = r.record ?? sourceRecord
-            sourceStats = r.stats
             r.stop()
         }
         reader = nil
@@ -941,8 +954,7 @@ public final class CaptureRuntime {
     /// (`FlowDriver.beforeAttemptEnds`: faceCaptureSuccess, faceCaptureFailed, cancelled) once
     /// a source was opened, and at the end of a run that ended otherwise.
     func frameCountsEvent(tMs: Int) -> FlowEvent? {
-        guard let st = reader?.stats ?? sourceStats else { return nil }
-        sourceStats = st
+        guard let st = sourceStats ?? (reader != nil ? SourceStats() : nil) else { return nil }
         frameCountsReported = true
         var fields = [EventField("read", .int(st.readFrames)), EventField("delivered", .int(st.deliveredFrames)),
                       EventField("analysed", .int(analysedFrames)), EventField("warned", .int(st.warnedFrames)),

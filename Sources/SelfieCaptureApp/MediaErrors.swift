@@ -20,7 +20,10 @@ extension AppError {
             case .unsupportedSource(let s):
                 return .invalidValue(option: "--source", value: s, expects: "/dev/videoN, FILE.avi, FILE.mjpeg, FILE.y4m, - (y4m on stdin) or demo")
             case .demoPhotoMissing: return .inputMissing(path: "Resources/demo/astronaut.png (run 'make setup')")
-            case .sourceEnded(let s): return .timedOut("\(s) ended before the capture completed (use --loop to repeat it)")
+            case .sourceEnded(let s):
+                // A pipe cannot be replayed (--loop refuses `-`): suggest what can help instead.
+                return .timedOut(s == "-" ? "standard input ended before the capture completed (send a longer video, or press s sooner)"
+                                          : "\(s) ended before the capture completed (use --loop to repeat it)")
             case .cannotCreateOutput(let p, let r): return .cannotCreateOutput(path: p, reason: r)
             case .writeFailed(let p, let err): return .cannotCreateOutput(path: p, reason: reason(err))
             case .encoderUnavailable(let name, let r): return .encoderUnavailable(encoder: name, reason: r)

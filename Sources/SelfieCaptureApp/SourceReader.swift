@@ -28,8 +28,9 @@ final class SourceReader: @unchecked Sendable {
     enum Item {
         /// The source opened.
         case opened(SourceInfo)
-        /// A frame, with the source's pass count (`loops`) after reading it.
-        case frame(VideoFrame, loops: Int)
+        /// A frame, with the source's pass count (`loops`) and counts (`stats`) as of reading
+        /// it: what the loop has consumed is then known exactly, whatever the thread read ahead.
+        case frame(VideoFrame, loops: Int, stats: SourceStats)
         /// A recoverable camera timeout (`CameraError.timeout`, V4L-13): the thread retries.
         case waiting(Error)
         /// The source ended (nextFrame returned nil).
@@ -167,7 +168,7 @@ final class SourceReader: @unchecked Sendable {
                 if source.loops != loopsSeen { loopsSeen = source.loops; pacer.reset() }
                 pacer.release(timestampMs: f.timestampMs)
                 update(source, spec: spec)
-                post(.frame(f, loops: source.loops))
+                post(.frame(f, loops: source.loops, stats: source.stats))
             } catch let e as CameraError {
                 update(source, spec: spec)
                 if case .timeout = e { post(.waiting(e)); continue }

@@ -1,5 +1,6 @@
 import Foundation
 import Localization
+import Media
 
 /// The `strings dump|format|lint` commands (DESIGN.md "Command line").
 public enum StringsCommands {
@@ -189,7 +190,7 @@ extension StringsCommands {
     @Sendable public static func writeNewFile(_ path: String, _ text: String) throws {
         let fm = FileManager.default
         if fm.fileExists(atPath: path) { throw AppError.cannotCreateOutput(path: path, reason: "it already exists (not replaced)") }
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = OutputFolder.parentDirectory(path)
         do {
             if !dir.isEmpty { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         } catch {

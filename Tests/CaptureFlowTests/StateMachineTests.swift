@@ -465,7 +465,11 @@ struct Driver {
         d.send(.frameGuided(d.g(1, valid: true, stillness: .still, hint: .holdStill)))
         let out = d.key(.escape)
         #expect(Driver.actions(out) == [.closeCamera, .showScreen(.cameraPermission)])
-        #expect(Driver.names(out) == [.cameraPermissionShown])
+        // The countdown that Esc dropped is said first (reason "back").
+        #expect(Driver.names(out) == [.captureRestarted, .cameraPermissionShown])
+        #expect(out.contains(.emit(FlowEvent(.captureRestarted, tMs: 0, fields: [EventField("reason", .string("back")),
+                                                                              EventField("phase", .string("countdown")),
+                                                                              EventField("attempt", .int(1))]))))
     }
 
     @Test func navigateUpWhileRecordingAborts() {
@@ -473,6 +477,7 @@ struct Driver {
         d.toPositioning(); d.frame(1)
         let out = d.key(.backspace)
         #expect(Driver.actions(out) == [.abortRecording, .closeCamera, .showScreen(.instructions)])
+        #expect(Driver.names(out).first == .captureRestarted, "a dropped recording is in the event log")
     }
 
     @Test func navigateUpWithNowhereToGoStopsTheAttempt() {

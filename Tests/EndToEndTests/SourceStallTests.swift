@@ -85,3 +85,40 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: dir + "/out"), "no output folder left")
     }
 }
+
+/// Findings of the new-user trial of #14 and #19, end to end.
+@Suite struct TrialFindingsTests {
+    static let bin = Harness.binary
+    static let clip = TestSupport.shared("media/approach.avi")
+
+    /// `--output z` (a one-character folder name) records: it used to trap in Foundation.
+    @Test(.enabled(if: bin != nil && clip != nil, "needs the built binary and ../shared/media/approach.avi"))
+    func oneCharacterOutputFolder() throws {
+        let dir = Harness.tempDir("sc-z")
+        let r = try Harness.run(try #require(Self.bin), ["--source", try #require(Self.clip), "--renderer", "null", "--pace", "fast",
+                                                         "--output", "z"], cwd: dir, timeout: 180)
+        #expect(r.code == 0, "\(r.code) \(r.err)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/z/video.avi"))
+    }
+
+    /// A headless `--pace fast` run on a pipe that stalls: once the source has been silent for
+    /// a second of real time, virtual time follows real time, so `--timeout 6` fires after
+    /// about 6 s (it took 28 s when virtual time crept in 5 ms steps).
+    @Test(.enabled(if: bin != nil, "needs the built binary"))
+    func fastPaceTimeoutOnAStall() throws {
+        let dir = Harness.tempDir("sc-fifo-fast")
+        let fifo = dir + "/stall.y4m"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "{ printf 'YUV4MPEG2 W8 H8 F15:1 Cmono\\nFRAME\\n'; head -c 64 /dev/zero; sleep 60; } > '\(fifo)'"]
+        try writer.run()
+        defer { writer.terminate() }
+        let started = Date()
+        let r = try Harness.run(try #require(Self.bin), ["--source", fifo, "--renderer", "null", "--pace", "fast", "--timeout", "6",
+                                                         "--output", dir + "/out"], timeout: 60)
+        let took = Date().timeIntervalSince(started)
+        #expect(r.code == 75 && r.err.contains("timed out after 6 s"), "\(r.code) \(r.err)")
+        #expect(took < 18, "took \(took) s for a 6 s timeout")
+    }
+}

@@ -191,3 +191,14 @@ import TestSupport
         #expect(abs(demo.faceBox(atMs: 9000).x + 30 - 80) < 0.01)
     }
 }
+
+/// `OutputFolder.parentDirectory`, which replaced Foundation's `deletingLastPathComponent`
+/// (it traps on a one-character path: `--output z` crashed, found by a new-user trial).
+@Suite struct ParentDirectoryTests {
+    @Test(arguments: [("z", ""), ("z/", ""), ("oo", ""), ("/z", "/"), ("a/b", "a"), ("a/b/", "a"), ("/a/b//c", "/a/b"),
+                      ("/", "/"), ("./z", "."), ("../x/y", "../x")])
+    func parents(path: String, parent: String) {
+        #expect(OutputFolder.parentDirectory(path) == parent)
+    }
+
+}

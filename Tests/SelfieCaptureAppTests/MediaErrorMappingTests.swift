@@ -39,6 +39,16 @@ import Camera
 }
 
 /// `--video-format` reaches the setup: the writer's format and the words `videoRecordEnded` uses.
+/// Standard input cannot be replayed, so its end does not suggest `--loop` (which refuses `-`).
+@Suite struct SourceEndedMessageTests {
+    @Test func stdinEndedSuggestsNoLoop() throws {
+        let pipe = ErrorReport.message(for: try #require(AppError.media(MediaError.sourceEnded("-"))))
+        #expect(pipe.contains("standard input ended before the capture completed") && !pipe.contains("--loop"), "\(pipe)")
+        let file = ErrorReport.message(for: try #require(AppError.media(MediaError.sourceEnded("a.avi"))))
+        #expect(file.contains("a.avi ended before the capture completed (use --loop to repeat it)"), "\(file)")
+    }
+}
+
 @Suite struct VideoFormatSetupTests {
     static func setup(_ extra: [String]) throws -> CaptureSetup {
         let toks = (["--source", "demo", "--renderer", "null"] + extra).enumerated().map { ArgToken($0.element, index: $0.offset + 1) }

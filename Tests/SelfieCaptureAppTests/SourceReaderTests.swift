@@ -29,7 +29,7 @@ import Testing
     }
 
     static func frames(_ items: [SourceReader.Item]) -> [Int] {
-        items.compactMap { if case .frame(let f, _) = $0 { return f.index } else { return nil } }
+        items.compactMap { if case .frame(let f, _, _) = $0 { return f.index } else { return nil } }
     }
 
     @Test("V4L-11: the loop drains every queued frame at once, in order, none lost; the reader waits when the queue is full")
@@ -48,7 +48,7 @@ import Testing
         while !ended && turns < 1000 {
             r.wait(ms: 10)
             for item in r.take() {
-                if case .frame(let f, _) = item { all.append(f.index) }
+                if case .frame(let f, _, _) = item { all.append(f.index) }
                 if case .ended = item { ended = true }
             }
             turns += 1
