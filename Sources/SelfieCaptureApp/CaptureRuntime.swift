@@ -63,6 +63,8 @@ public final class CaptureRuntime {
     /// the capture screen ("waiting for the camera", from `sourceWaitNoticeMs`).
     var sourceWaitingSinceMs: Int?
     var sourceWaitShownSeconds: Int?
+    /// Whole seconds the source has been opening, shown on the permission screen from 1 s.
+    var openingWaitShown: Int?
     /// Consecutive camera poll timeouts reported by the reader.
     var cameraTimeouts = 0
     /// The source's warnings, printed on stderr once the screen is restored.
@@ -618,6 +620,11 @@ public final class CaptureRuntime {
         // So does the camera's opening (a pipe whose header is late, a slow driver): the reader
         // opens it on its own thread, so this screen keeps counting (issue #14).
         let loadingSince = modelLoadMs == nil ? modelLoadStartMs : (reader != nil && !readerOpened ? sourceOpenStartMs : nil)
+        // The permission screen, once permission is asked, is where the camera opens: a source
+        // that takes long (a pipe whose header is late) is said there too, counting seconds.
+        let openingWait = machine.screen == .cameraPermission && reader != nil && !readerOpened
+            ? sourceOpenStartMs.map { (now - $0) / 1000 }.flatMap { $0 >= Self.sourceWaitNoticeMs / 1000 ? $0 : nil } : nil
+        if openingWait != openingWaitShown { openingWaitShown = openingWait; needsRedraw = true }
         if machine.screen == .loading, let start = loadingSince, (now - start) / 100 != loadingTick {
             loadingTick = (now - start) / 100
             needsRedraw = true
@@ -647,7 +654,7 @@ public final class CaptureRuntime {
         var context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
-        context.notice = stringsNotice
+        context.notice = openingWaitShown.map { setup.strings.text("selfie_capture_waiting_source", [.int($0)]) } ?? stringsNotice
         backend.draw(Screens.render(view, context: context))
         let bytes = backend.bytesWritten
         if machine.screen == .capture {

@@ -349,7 +349,8 @@ public enum Screens {
     }
 
     /// The status line on the top row, across the screen: source (kind), size, measured fps,
-    /// colour mode, preview mode and fps, bytes per second to the terminal; cut with `…`.
+    /// colour mode, preview mode and fps, bytes per second to the terminal; without the source
+    /// when that does not fit, then cut with `…`.
     static func statusLine(_ canvas: inout Canvas, _ info: StatusLineInfo, _ c: RenderContext) {
         let text = c.strings.text("selfie_capture_status_line", [
             .string(info.source), .string(info.kind), .int(info.width), .int(info.height), .double(info.fps ?? 0),
@@ -359,7 +360,11 @@ public enum Screens {
         // Reverse video of the terminal's own colours: readable on any background, as htop's bar.
         let style = Style(attrs: .reverse)
         canvas.fill(CellRect(x: 0, y: 0, width: c.size.cols, height: 1), style: style)
-        canvas.put(DisplayWidth.truncate(" " + text, to: c.size.cols), x: 0, y: 0, style: style, maxX: c.size.cols)
+        // Too wide (80 columns): the source's name goes first (it is in the title and the
+        // manifest), so the figures a slow link needs (preview fps, bytes/s) stay.
+        var shown = " " + text
+        if DisplayWidth.of(shown) > c.size.cols, let sep = text.range(of: " · ") { shown = " " + text[sep.upperBound...] }
+        canvas.put(DisplayWidth.truncate(shown, to: c.size.cols), x: 0, y: 0, style: style, maxX: c.size.cols)
     }
 
     static func instructions(_ c: RenderContext) -> RenderedScreen {

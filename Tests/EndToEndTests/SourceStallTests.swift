@@ -122,3 +122,30 @@ import Glibc
         #expect(took < 18, "took \(took) s for a 6 s timeout")
     }
 }
+
+/// A FIFO whose writer never sends the y4m header, in a terminal: the permission screen, where
+/// the camera opens once asked, says it is waiting and counts; `q` still ends the run at once.
+@Suite(.serialized) struct OpeningStallTests {
+    static let bin = Harness.binary
+
+    @Test(.enabled(if: TmuxSession.tmux != nil && bin != nil, "needs tmux and the built binary"))
+    func permissionScreenSaysItWaits() throws {
+        let bin = try #require(Self.bin)
+        let dir = Harness.tempDir("sc-open-stall")
+        let fifo = dir + "/late.y4m"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "sleep 60 > '\(fifo)'"]   // opens the FIFO, never writes
+        try writer.run()
+        defer { writer.terminate() }
+        let t = try TmuxSession(cols: 80, rows: 24)
+        defer { t.kill() }
+        try t.type("'\(bin)' --source '\(fifo)' --no-instructions --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
+        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraPermissionShown") }, "screen: \(t.dump())")
+        try t.keys("Enter")
+        #expect(try t.waitFor("Waiting for the camera", limit: 30), "screen: \(t.dump())")
+        try t.keys("q")
+        #expect(try t.waitFor("EXIT=130", limit: 10), "screen: \(t.dump())")
+    }
+}

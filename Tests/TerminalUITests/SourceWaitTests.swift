@@ -29,3 +29,17 @@ import TestSupport
         #expect(rows.contains { $0.contains(ProjectStrings.en.text("selfie_capture_loading_model_ready", [.double(0.45)])) })
     }
 }
+
+/// The status line at 80 columns keeps the figures a slow link needs (preview fps, bytes/s):
+/// the source's name goes first when the whole line does not fit (new-user trial of #19).
+@Suite struct StatusLineWidthTests {
+    @Test(arguments: [80, 132])
+    func keepsTheFigures(cols: Int) {
+        var ctx = RenderContext(size: Size(cols: cols, rows: 24), strings: ProjectStrings.en, theme: .dark)
+        ctx.statusLine = StatusLineInfo(source: "approach.avi", kind: "file", width: 640, height: 480, fps: 15.0,
+                                        colorMode: .palette256, previewFps: 15.0, bytesPerSecond: 27_000)
+        let top = Screens.render(.capture(CaptureViewState(phase: .positioning)), context: ctx).canvas.textRows()[0]
+        #expect(top.contains("kB/s") && top.contains("15.0 fps"), "'\(top)'")
+        #expect(top.contains("approach.avi") == (cols >= 100), "'\(top)'")
+    }
+}
