@@ -9,11 +9,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=$(mktemp -d /tmp/bench-l10n-nesting.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-mkdir -p "$WORK/include"
-cp Sources/CICUPlural/include/CICUPlural.h "$WORK/include/"
-printf 'module CICUPlural {\n  header "CICUPlural.h"\n  export *\n}\n' > "$WORK/include/module.modulemap"
-clang -O2 -I Sources/CICUPlural/include -c Sources/CICUPlural/shim.c -o "$WORK/shim.o"
-swiftc -O -parse-as-library -module-name NestedPluralBench -I "$WORK/include" \
-    Sources/Localization/*.swift Bench/NestedPluralBench.swift "$WORK/shim.o" \
-    -licui18n -licuuc -licudata -o "$WORK/nested-bench"
+source scripts/lib/l10n-bench-build.sh
+build_l10n_bench "$WORK" NestedPluralBench Bench/NestedPluralBench.swift "$WORK/nested-bench"
 "$WORK/nested-bench" "${BENCH_ROUNDS:-200}"

@@ -10,11 +10,6 @@ CORPUS=../shared/corpus/strings
 [ -d "$CORPUS" ] || { echo "bench-l10n: $CORPUS absent, skipped"; exit 0; }
 WORK=$(mktemp -d /tmp/bench-l10n.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-mkdir -p "$WORK/include"
-cp Sources/CICUPlural/include/CICUPlural.h "$WORK/include/"
-printf 'module CICUPlural {\n  header "CICUPlural.h"\n  export *\n}\n' > "$WORK/include/module.modulemap"
-clang -O2 -I Sources/CICUPlural/include -c Sources/CICUPlural/shim.c -o "$WORK/shim.o"
-swiftc -O -parse-as-library -module-name L10nBench -I "$WORK/include" \
-    Sources/Localization/*.swift Bench/L10nBench.swift "$WORK/shim.o" \
-    -licui18n -licuuc -licudata -o "$WORK/l10n-bench"
+source scripts/lib/l10n-bench-build.sh
+build_l10n_bench "$WORK" L10nBench Bench/L10nBench.swift "$WORK/l10n-bench"
 "$WORK/l10n-bench" "$CORPUS" "${BENCH_ROUNDS:-20}"

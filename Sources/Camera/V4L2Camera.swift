@@ -349,13 +349,7 @@ public final class V4L2CameraSource: FrameSource {
             }
             buffers.append((p, Int(buf.length)))
         }
-        for i in 0..<buffers.count {
-            var buf = v4l2_buffer()
-            buf.index = UInt32(i)
-            buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
-            buf.memory = CV4L2_MEMORY_MMAP
-            try device.ioctl("VIDIOC_QBUF", CV4L2_VIDIOC_QBUF, &buf)
-        }
+        try queueAllBuffers()
         var type = Int32(bitPattern: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
         try device.ioctl("VIDIOC_STREAMON", CV4L2_VIDIOC_STREAMON, &type)
         streaming = true
@@ -385,6 +379,13 @@ public final class V4L2CameraSource: FrameSource {
         var type = Int32(bitPattern: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
         try device.ioctl("VIDIOC_STREAMOFF", CV4L2_VIDIOC_STREAMOFF, &type)
         streaming = false
+        try queueAllBuffers()
+        try device.ioctl("VIDIOC_STREAMON", CV4L2_VIDIOC_STREAMON, &type)
+        streaming = true
+    }
+
+    /// QBUF every mapped buffer (at start, and after STREAMOFF, which returns them all to us).
+    private func queueAllBuffers() throws {
         for i in 0..<buffers.count {
             var buf = v4l2_buffer()
             buf.index = UInt32(i)
@@ -392,8 +393,6 @@ public final class V4L2CameraSource: FrameSource {
             buf.memory = CV4L2_MEMORY_MMAP
             try device.ioctl("VIDIOC_QBUF", CV4L2_VIDIOC_QBUF, &buf)
         }
-        try device.ioctl("VIDIOC_STREAMON", CV4L2_VIDIOC_STREAMON, &type)
-        streaming = true
     }
 
     /// The file descriptor to poll from a run loop (readable when a frame is ready).

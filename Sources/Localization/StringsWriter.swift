@@ -205,20 +205,6 @@ public enum StringsWriter {
             }
         }
 
-        func quote(_ s: String) -> String {
-            var out = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where u.value < 0x20: out += "\\u" + hex4(UInt16(u.value)).lowercased()
-                default: out.unicodeScalars.append(u)
-                }
-            }
-            return out + "\""
-        }
+        func quote(_ s: String) -> String { JSONString.literal(s) }
     }
 }

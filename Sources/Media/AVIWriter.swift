@@ -126,13 +126,13 @@ public final class MJPEGAVIWriter: VideoWriter {
         try write(chunk)
     }
 
-    /// Appends a frame: its source JPEG as is when it has one of the right size (with the
-    /// standard Huffman tables inserted if it lacks them, JPG-02), else the RGB picture (resized
-    /// to the writer's size if needed) encoded at `quality`.
+    /// Appends a frame: its source JPEG as is when it has one of the right size (every source's
+    /// JPEG went through `JPEGFrameDecoder`, so it carries Huffman tables: JPG-02), else the RGB
+    /// picture (resized to the writer's size if needed) encoded at `quality`.
     /// - Throws: `MediaError.writeFailed`, `JPEGError.encode`.
     public func append(_ frame: VideoFrame) throws {
         if let j = frame.jpeg, frame.width == width, frame.height == height {
-            try append(jpeg: JPEGHuffman.withStandardTables(j).jpeg)
+            try append(jpeg: j)
             passthroughFrames += 1
         } else {
             try append(image: frame.rgb)

@@ -110,8 +110,10 @@ public struct VideoFrame: Sendable {
     public var timestampMs: Int
     public let width: Int
     public let height: Int
-    /// The original compressed bytes when the source delivers MJPEG (camera, AVI, .mjpeg);
-    /// nil for raw sources (YUYV camera, y4m, demo).
+    /// The compressed bytes when the source delivers MJPEG (camera, AVI, .mjpeg), as
+    /// `JPEGFrameDecoder` delivers them: from the last SOI before the scan to the EOI, with
+    /// Huffman tables (JPG-01..03, JPG-11), so they are saved as they are; nil for raw sources
+    /// (YUYV camera, y4m, demo).
     public var jpeg: [UInt8]?
     private let cache: DecodeCache
 

@@ -240,7 +240,7 @@ public final class FrameCollector {
     /// The JPEG bytes a frame is saved as, and the crop used.
     public static func encode(_ frame: VideoFrame, faceBox: PixelRect?, optimize: Bool) throws -> ([UInt8], PixelRect?) {
         guard optimize else {
-            if let j = frame.jpeg { return (JPEGHuffman.withStandardTables(j).jpeg, nil) }   // JPG-02
+            if let j = frame.jpeg { return (j, nil) }   // with Huffman tables (JPEGFrameDecoder, JPG-02)
             return (try JPEGCodec.encode(frame.rgb, quality: fullQuality), nil)
         }
         func shrink(_ i: Image) -> Image {

@@ -65,8 +65,6 @@ public final class CaptureRuntime {
     var sourceWaitShownSeconds: Int?
     /// Whole seconds the source has been opening, shown on the permission screen from 1 s.
     var openingWaitShown: Int?
-    /// Consecutive camera poll timeouts reported by the reader.
-    var cameraTimeouts = 0
     /// The source's warnings, printed on stderr once the screen is restored.
     var sourceWarnings: [String] = []
     /// The source's `loops` count already reported to the machine (`sourceLooped`).
@@ -451,12 +449,10 @@ public final class CaptureRuntime {
             case .frame(let f, let loops, let stats):
                 sourceStats = stats   // the counts up to this frame (the thread may have read ahead)
                 sourceWaitingSinceMs = nil
-                cameraTimeouts = 0
                 handle(frame: f, loops: loops, newest: i == newest)
             case .waiting:
                 // A camera poll timeout (V4L-13): the reader retries, and the camera restarts
                 // streaming after `CameraOptions.timeoutsBeforeRestart`; the screen says so.
-                cameraTimeouts += 1
                 noteSourceIdle()
             case .ended:
                 sourceStats = r.stats

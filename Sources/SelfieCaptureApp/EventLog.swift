@@ -1,4 +1,5 @@
 import CaptureFlow
+import Localization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,24 +75,7 @@ public final class EventLog {
         }
     }
 
-    /// A JSON string literal (RFC 8259 escapes; U+2028/U+2029 escaped too, for JavaScript
-    /// readers). The one JSON string escaper of the app (event log, `strings dump`).
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 {
-                    let h = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal: `Localization.JSONString.literal`, the project's one JSON string
+    /// escaper (event log, `strings dump`, String Catalogs).
+    static func quote(_ s: String) -> String { JSONString.literal(s) }
 }

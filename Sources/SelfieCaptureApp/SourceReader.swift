@@ -32,7 +32,7 @@ final class SourceReader: @unchecked Sendable {
         /// it: what the loop has consumed is then known exactly, whatever the thread read ahead.
         case frame(VideoFrame, loops: Int, stats: SourceStats)
         /// A recoverable camera timeout (`CameraError.timeout`, V4L-13): the thread retries.
-        case waiting(Error)
+        case waiting
         /// The source ended (nextFrame returned nil).
         case ended
         /// Opening or reading failed for good.
@@ -171,7 +171,7 @@ final class SourceReader: @unchecked Sendable {
                 post(.frame(f, loops: source.loops, stats: source.stats))
             } catch let e as CameraError {
                 update(source, spec: spec)
-                if case .timeout = e { post(.waiting(e)); continue }
+                if case .timeout = e { post(.waiting); continue }
                 post(.failed(e))
                 break
             } catch {

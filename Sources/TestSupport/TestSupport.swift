@@ -59,4 +59,16 @@ public enum TestSupport {
         }
         return "snapshot \(name) differs"
     }
+
+    /// A fresh temporary folder holding `files` (relative path → UTF-8 content), for tests of
+    /// string folders and the like. `prefix` names it, to tell runs apart in /tmp.
+    public static func tempTree(_ files: [String: String], prefix: String = "tree") throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
+        for (rel, content) in files {
+            let url = URL(fileURLWithPath: root + "/" + rel)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try content.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
 }

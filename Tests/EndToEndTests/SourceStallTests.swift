@@ -6,6 +6,24 @@ import TestSupport
 import Glibc
 #endif
 
+/// What a stalling FIFO's writer sends before it holds the FIFO open without writing for 60 s.
+enum StallingWriter {
+    /// A y4m header and one 8×8 mono frame.
+    static let headerAndOneFrame = "printf 'YUV4MPEG2 W8 H8 F15:1 Cmono\\nFRAME\\n'; head -c 64 /dev/zero;"
+    /// Nothing at all (not even the header).
+    static let nothing = ""
+}
+
+/// Makes the FIFO `path` and starts its writer (`sends`, then a 60 s silence); terminate it.
+func stallingFIFO(_ path: String, sends: String) throws -> Process {
+    #expect(mkfifo(path, 0o600) == 0)
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+    writer.arguments = ["-c", "{ \(sends) sleep 60; } > '\(path)'"]
+    try writer.run()
+    return writer
+}
+
 /// Issue #14 "sources and the screen": README's pipe command in a real terminal, and sources
 /// that deliver nothing. The source is read on its own thread (`SourceReader`), so keys, signals,
 /// the screen and `--timeout` never wait for it.
@@ -44,12 +62,7 @@ import Glibc
         let bin = try #require(Self.bin)
         let dir = Harness.tempDir("sc-fifo")
         let fifo = dir + "/stall.y4m"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        // The writer: header and one 8×8 mono frame, then hold the FIFO open without writing.
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "{ printf 'YUV4MPEG2 W8 H8 F15:1 Cmono\\nFRAME\\n'; head -c 64 /dev/zero; sleep 60; } > '\(fifo)'"]
-        try writer.run()
+        let writer = try stallingFIFO(fifo, sends: StallingWriter.headerAndOneFrame)
         defer { writer.terminate() }
         let app = Process()
         app.executableURL = URL(fileURLWithPath: bin)
@@ -108,11 +121,7 @@ import Glibc
     func fastPaceTimeoutOnAStall() throws {
         let dir = Harness.tempDir("sc-fifo-fast")
         let fifo = dir + "/stall.y4m"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "{ printf 'YUV4MPEG2 W8 H8 F15:1 Cmono\\nFRAME\\n'; head -c 64 /dev/zero; sleep 60; } > '\(fifo)'"]
-        try writer.run()
+        let writer = try stallingFIFO(fifo, sends: StallingWriter.headerAndOneFrame)
         defer { writer.terminate() }
         let started = Date()
         let r = try Harness.run(try #require(Self.bin), ["--source", fifo, "--renderer", "null", "--pace", "fast", "--timeout", "6",
@@ -133,11 +142,7 @@ import Glibc
         let bin = try #require(Self.bin)
         let dir = Harness.tempDir("sc-open-stall")
         let fifo = dir + "/late.y4m"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "sleep 60 > '\(fifo)'"]   // opens the FIFO, never writes
-        try writer.run()
+        let writer = try stallingFIFO(fifo, sends: StallingWriter.nothing)
         defer { writer.terminate() }
         let t = try TmuxSession(cols: 80, rows: 24)
         defer { t.kill() }

@@ -6,15 +6,7 @@ import Testing
 import TestSupport
 
 /// A fresh temporary folder with `files` (relative path → content).
-private func tree(_ files: [String: String]) throws -> String {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("strings-override-\(UUID().uuidString)").path
-    for (rel, content) in files {
-        let path = root + "/" + rel
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try content.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-    return root
-}
+private func tree(_ files: [String: String]) throws -> String { try TestSupport.tempTree(files, prefix: "strings-override") }
 
 /// String files of override folders the capture cannot use (issue #14 "a broken override is
 /// never silent"): what stderr, the events and the screens get.

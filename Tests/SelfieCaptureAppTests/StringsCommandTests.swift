@@ -4,15 +4,7 @@ import SelfieCaptureApp
 import TestSupport
 
 /// A fresh temporary folder with `files` (relative path → content).
-private func tempTree(_ files: [String: String]) throws -> String {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("strings-cli-\(UUID().uuidString)").path
-    for (rel, content) in files {
-        let path = root + "/" + rel
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try content.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-    return root
-}
+private func tempTree(_ files: [String: String]) throws -> String { try TestSupport.tempTree(files, prefix: "strings-cli") }
 
 private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: String) {
     run(["strings"] + args, handlers: CommandRegistry.handlers)

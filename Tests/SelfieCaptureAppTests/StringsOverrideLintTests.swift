@@ -6,15 +6,7 @@ import Testing
 import TestSupport
 
 /// A fresh temporary folder with `files` (relative path → content).
-private func tree(_ files: [String: String]) throws -> String {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("strings-override-\(UUID().uuidString)").path
-    for (rel, content) in files {
-        let path = root + "/" + rel
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try content.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-    return root
-}
+private func tree(_ files: [String: String]) throws -> String { try TestSupport.tempTree(files, prefix: "strings-override") }
 
 /// `strings lint` on override folders with a partial `en.lproj` (issue #14): the other languages
 /// are compared with the built-in English merged with the override, as the app layers them.
