@@ -16,6 +16,9 @@ public enum LocalizedText: Sendable, Equatable {
 public struct StringsFolder: Sendable {
     public var path: String
     public var languages: [String: [String: LocalizedText]] = [:]
+    /// The file each text came from, per language and key (the catalog, or the `.strings` /
+    /// `.stringsdict` of the `.lproj`), so a text refused later is reported against its file.
+    public var sources: [String: [String: String]] = [:]
     public var diagnostics: [Diagnostic] = []
 
     /// The String Catalog a folder may hold (every language in one file).
@@ -35,7 +38,10 @@ public struct StringsFolder: Sendable {
                 let catalog = try StringCatalog.parse(bytes, file: file)
                 let (tables, diags) = catalog.tables(languages: wanted, keysAsSourceText: false)
                 folder.diagnostics += catalog.diagnostics.filter { $0.severity == .error } + diags
-                for (lang, t) in tables { folder.languages[lang, default: [:]].merge(t) { _, new in new } }
+                for (lang, t) in tables {
+                    folder.languages[lang, default: [:]].merge(t) { _, new in new }
+                    for k in t.keys { folder.sources[lang, default: [:]][k] = file }
+                }
             } catch let e as StringsFileError {
                 folder.diagnostics.append(Diagnostic(e))
             } catch {}
@@ -45,11 +51,12 @@ public struct StringsFolder: Sendable {
             if let wanted, !wanted.contains(LocaleResolver.matchKey(lang)) { continue }
             let dir = path + "/" + name
             var table: [String: LocalizedText] = [:]
+            var source: [String: String] = [:]
             let stringsPath = dir + "/Localizable.strings"
             if let bytes = inputs.readFile(stringsPath) {
                 do {
                     let t = try StringsParser.parse(bytes, file: stringsPath)
-                    for (k, v) in t.values { table[k] = .plain(v) }
+                    for (k, v) in t.values { table[k] = .plain(v); source[k] = stringsPath }
                     for d in t.duplicates {
                         folder.diagnostics.append(Diagnostic(.warning, file: stringsPath, line: d.line, column: d.column, keyPath: d.key,
                                                              message: "duplicate key; this later value wins"))
@@ -62,13 +69,14 @@ public struct StringsFolder: Sendable {
             if let bytes = inputs.readFile(dictPath) {
                 do {
                     let t = try StringsdictModel.parse(bytes, file: dictPath)
-                    for (k, e) in t.entries { table[k] = .plural(e) }
+                    for (k, e) in t.entries { table[k] = .plural(e); source[k] = dictPath }
                     folder.diagnostics += t.diagnostics
                 } catch let e as StringsFileError {
                     folder.diagnostics.append(Diagnostic(e))
                 } catch {}
             }
             folder.languages[lang, default: [:]].merge(table) { _, new in new }
+            folder.sources[lang, default: [:]].merge(source) { _, new in new }
         }
         return folder
     }
@@ -118,6 +126,10 @@ public struct Localizer: Localizing, Sendable {
             let key = LocaleResolver.matchKey(lang)
             return f.languages.first { LocaleResolver.matchKey($0.key) == key }?.value
         }
+        func sourceOf(_ f: StringsFolder, _ lang: String, _ k: String) -> String {
+            let key = LocaleResolver.matchKey(lang)
+            return f.sources.first { LocaleResolver.matchKey($0.key) == key }?.value[k] ?? f.path + "/" + lang + ".lproj"
+        }
         // Reference signatures: the lowest layer that has the key in the base language.
         var reference: [String: [Int: FormatArgumentType]] = [:]
         for f in loaded {
@@ -134,7 +146,7 @@ public struct Localizer: Localizing, Sendable {
                 guard let t = tableOf(f, lang) else { continue }
                 for (k, v) in t {
                     if let problem = Localizer.mismatch(v, against: reference[k]) {
-                        diags.append(Diagnostic(.error, file: f.path + "/" + lang + ".lproj", keyPath: k,
+                        diags.append(Diagnostic(.error, file: sourceOf(f, lang, k), keyPath: k,
                                                 message: problem + "; the text is ignored and a fallback is used"))
                         continue
                     }

@@ -677,9 +677,13 @@ public final class CaptureRuntime {
 
     func resultView() -> ResultViewState? {
         guard let s = summary, let folder else { return nil }
+        // Every file the folder holds: the video, reference.jpg (#11), the stills, result.json and
+        // manifest.json (written last, before this screen shows).
         var paths = [s.path]
+        if reference != nil { paths.append(folder.file(ReferenceImage.fileName)) }
         if let c = collector, !c.collected.isEmpty { paths.append(folder.file("frames")) }
-        paths.append(folder.file("result.json"))
+        paths.append(folder.file(Manifest.resultFileName))
+        paths.append(folder.file(Manifest.fileName))
         if thumbnail == nil, let still = thumbnailFrame() {
             let img = still.rgb(covering: max(1, backend.size.cols / 3), 2 * backend.size.rows)
             thumbnail = PreviewImage(width: img.width, height: img.height, rgb: img.pixels)

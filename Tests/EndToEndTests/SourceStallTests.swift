@@ -114,6 +114,20 @@ func stallingFIFO(_ path: String, sends: String) throws -> Process {
         #expect(FileManager.default.fileExists(atPath: dir + "/z/video.avi"))
     }
 
+    /// The result screen names every file the folder holds, reference.jpg and manifest.json
+    /// included (new-user trial of #11: they were missing from "Files:").
+    @Test(.enabled(if: bin != nil && clip != nil, "needs the built binary and ../shared/media/approach.avi"))
+    func resultScreenListsEveryFile() throws {
+        let dir = Harness.tempDir("sc-files")
+        let r = try Harness.run(try #require(Self.bin), ["--source", try #require(Self.clip), "--renderer", "plain", "--pace", "fast",
+                                                         "--output", dir + "/out"], timeout: 180)
+        #expect(r.code == 0, "\(r.err)")
+        let listed = try #require(r.out.split(separator: "\n").last { $0.hasPrefix("Files: ") })
+        let names = listed.dropFirst("Files: ".count).components(separatedBy: ", ")
+        let inFolder = try FileManager.default.contentsOfDirectory(atPath: dir + "/out")
+        #expect(Set(names) == Set(inFolder), "screen: \(listed), folder: \(inFolder)")
+    }
+
     /// A headless `--pace fast` run on a pipe that stalls: once the source has been silent for
     /// a second of real time, virtual time follows real time, so `--timeout 6` fires after
     /// about 6 s (it took 28 s when virtual time crept in 5 ms steps).

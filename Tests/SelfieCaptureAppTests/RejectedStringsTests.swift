@@ -36,18 +36,20 @@ private func tree(_ files: [String: String]) throws -> String { try TestSupport.
                                      EventField("message", .string("expected ';' after value, found '\"' at 2:1")), EventField("key", .null)])
         #expect(rejected.notice(strings) == "fr.lproj/Localizable.strings a des erreurs\u{A0}: le texte intégré est utilisé")
 
-        // German: a text whose specifiers do not match English is refused; no position, a key.
+        // German: a text whose specifiers do not match English is refused; no position, a key,
+        // and the file the text came from.
         let de = Localizer(locale: "de", folders: [Self.builtIn, dir], inputs: .current())
         let r2 = RejectedStrings(diagnostics: de.diagnostics, builtIn: Self.builtIn)
+        let deFile = dir + "/de.lproj/Localizable.strings"
         #expect(r2.report == """
-            \(dir)/de.lproj: error: selfie_capture_restarted: argument 1 is int but string in the base text; the text is ignored and a fallback is used
-            \(dir)/de.lproj: note: the built-in text is used for selfie_capture_restarted
+            \(deFile): error: selfie_capture_restarted: argument 1 is int but string in the base text; the text is ignored and a fallback is used
+            \(deFile): note: the built-in text is used for selfie_capture_restarted
 
             """)
-        #expect(r2.events(tMs: 7).first?.fields.map(\.value) == [.string(dir + "/de.lproj"), .null, .null,
+        #expect(r2.events(tMs: 7).first?.fields.map(\.value) == [.string(deFile), .null, .null,
             .string("argument 1 is int but string in the base text; the text is ignored and a fallback is used"), .string("selfie_capture_restarted")])
         #expect(de.text("selfie_capture_start", []) == "Starten")
-        #expect(r2.notice(de) == "\(URL(fileURLWithPath: dir).lastPathComponent)/de.lproj has errors: the built-in text is used instead")
+        #expect(r2.notice(de) == "de.lproj/Localizable.strings has errors: the built-in text is used instead")
     }
 
     /// Nothing rejected: no report, no event, no notice; errors of the built-in folder are not
@@ -65,4 +67,22 @@ private func tree(_ files: [String: String]) throws -> String { try TestSupport.
 
 enum ProjectTexts {
     static let en = Localizer(locale: "en", folders: [TestSupport.projectRoot().path + "/Localizations"], inputs: .current())
+}
+
+/// A text refused inside a String Catalog is reported against the catalog, the file it came
+/// from (new-user trial: it named a `fr.lproj` folder that does not exist).
+@Suite struct RejectedCatalogTextTests {
+    @Test func refusedCatalogTextNamesTheCatalog() throws {
+        let catalog = """
+        {"sourceLanguage": "en", "version": "1.0", "strings": {
+          "selfie_capture_restarted": {"localizations": {"fr": {"stringUnit": {"state": "translated", "value": "Redémarré : %d"}}}}
+        }}
+        """
+        let dir = try TestSupport.tempTree(["Localizable.xcstrings": catalog], prefix: "strings-catalog")
+        let builtIn = TestSupport.projectRoot().path + "/Localizations"
+        let fr = Localizer(locale: "fr", folders: [builtIn, dir], inputs: .current())
+        let r = RejectedStrings(diagnostics: fr.diagnostics, builtIn: builtIn)
+        #expect(r.files == [dir + "/Localizable.xcstrings"], "\(r.report)")
+        #expect(r.report.contains("selfie_capture_restarted: argument 1 is int but string in the base text"), "\(r.report)")
+    }
 }
