@@ -29,6 +29,10 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     /// (`skippedTruncated`, `skippedWrongSize`, `skippedCorrupt`, `skippedShortBuffer`,
     /// `skippedDeviceError`).
     case frameCounts
+    /// An announcement was said (`--announce`, `--speak`; issue #17), reported by the app:
+    /// `kind` (`Announcement.Kind`), `key` (its string-table key), `text` (as said), `hint`
+    /// (for a hint or a restart), `remaining` (for the countdown).
+    case announced
 }
 
 /// A JSON value for an event field (no objects needed: fields are flat).

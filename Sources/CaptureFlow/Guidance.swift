@@ -43,11 +43,15 @@ public struct GuidanceResult: Sendable, Equatable {
     public var isStill: Bool { isValid && stillness == .still }
     /// True when the face, valid on this frame, left the position it was holding: a real move.
     public var hasMoved: Bool { isValid && stillness == .moved }
+    /// The state the oval shows (valid look or not): the debounced hint's (`hint == .holdStill`),
+    /// changed at most once per 334 ms (`FlashLimiter`, WCAG 2.1 SC 2.3.1) by `Guidance.judge`;
+    /// `isValid` when built directly.
+    public var ovalValid: Bool
     public init(frameIndex: Int, timestampMs: Int, status: FaceStatus, distance: FaceDistance,
                 positions: [FacePosition], poses: [FacePose], hint: Hint, isValid: Bool, stillness: Stillness) {
         self.frameIndex = frameIndex; self.timestampMs = timestampMs; self.status = status
         self.distance = distance; self.positions = positions; self.poses = poses; self.hint = hint
-        self.isValid = isValid; self.stillness = stillness
+        self.isValid = isValid; self.stillness = stillness; self.ovalValid = isValid
     }
     /// A result whose stillness is given as a flag (tests and simple drivers): `isStill` true is
     /// `.still`, false `.settling`.

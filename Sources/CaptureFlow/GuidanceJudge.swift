@@ -5,6 +5,8 @@ public struct Guidance: Sendable, Equatable {
     public var config: GuidanceConfig
     public private(set) var debouncer: HintDebouncer
     public private(set) var stillness: StillnessJudge
+    /// The oval's shown state, at most three changes a second (issue #17).
+    public private(set) var ovalLimiter = FlashLimiter()
 
     public init(config: GuidanceConfig = GuidanceConfig()) {
         self.config = config
@@ -22,11 +24,14 @@ public struct Guidance: Sendable, Equatable {
         let hint = debouncer.update(j.hint, timestampMs: analysis.timestampMs)
         let still = stillness.update(j.isValid ? analysis.faces.first : nil, frameWidth: analysis.frameWidth,
                                      timestampMs: analysis.timestampMs)
-        return GuidanceResult(frameIndex: analysis.frameIndex, timestampMs: analysis.timestampMs, status: j.status,
-                              distance: j.distance, positions: j.positions, poses: j.poses, hint: hint,
-                              isValid: j.isValid, stillness: j.isValid ? still : .settling)
+        var r = GuidanceResult(frameIndex: analysis.frameIndex, timestampMs: analysis.timestampMs, status: j.status,
+                               distance: j.distance, positions: j.positions, poses: j.poses, hint: hint,
+                               isValid: j.isValid, stillness: j.isValid ? still : .settling)
+        // The oval follows the debounced hint, not the frame, and changes at most 3 times a second.
+        r.ovalValid = ovalLimiter.update(hint == .holdStill, nowMs: analysis.timestampMs)
+        return r
     }
 
     /// Forgets the debounce and stillness state (e.g. when the flow restarts).
-    public mutating func reset() { debouncer.reset(); stillness.reset() }
+    public mutating func reset() { debouncer.reset(); stillness.reset(); ovalLimiter.reset() }
 }
