@@ -39,10 +39,13 @@ public protocol TerminalBackend: AnyObject {
     func end()
     /// Bytes written to the terminal so far, when the backend counts them (curses); nil else.
     var bytesWritten: UInt64? { get }
+    /// Rings the terminal bell once (`--sound`); backends without a terminal do nothing.
+    func bell()
 }
 
 extension TerminalBackend {
     public var bytesWritten: UInt64? { nil }
+    public func bell() {}
 }
 
 /// Draws nothing and reads nothing (scripted runs, `--renderer null`).

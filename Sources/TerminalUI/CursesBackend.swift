@@ -368,6 +368,11 @@ public final class CursesBackend: TerminalBackend {
 
     /// Leaves curses (alternate screen off, cursor shown, modes restored), puts stderr back and
     /// removes the signal handlers.
+    /// One terminal bell (`--sound`, issue #17), sent through curses' own output (`beep(3X)`
+    /// writes the terminal's `bel` and flushes), so it is not lost between screen updates; over
+    /// SSH it rings the terminal the person sits at.
+    public func bell() { _ = beep() }
+
     public func end() {
         guard !ended else { return }
         ended = true

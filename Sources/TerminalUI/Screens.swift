@@ -29,7 +29,8 @@ public struct CaptureViewState: Sendable, Equatable {
     public var oval: OvalGeometry
     public var phase: CapturePhase
     public var hint: Hint?
-    /// nil before the first judged frame.
+    /// The oval's state: `GuidanceResult.ovalValid` (the debounced hint's, at most three changes
+    /// a second, WCAG 2.1 SC 2.3.1); nil before the first judged frame.
     public var isValid: Bool?
     public var countdownRemaining: Int?
     public var progress: Double
@@ -61,7 +62,7 @@ public struct CaptureViewState: Sendable, Equatable {
                 faceOval: FaceOval = .standard) {
         let oval = oval ?? image.map { OvalGeometry(faceOval, frameWidth: $0.width, frameHeight: $0.height) } ?? .standard
         self.init(image: image, mirrored: mirrored, scaleType: m.settings.options.previewScaleType, oval: oval,
-                  phase: m.phase, hint: Self.shownHint(m), isValid: m.guidance?.isValid,
+                  phase: m.phase, hint: Self.shownHint(m), isValid: m.guidance?.ovalValid,
                   countdownRemaining: m.countdownRemaining, progress: m.recordingProgress, restartReason: m.shownRestartReason,
                   showStartButton: m.showsStartButton, recordingDurationMs: m.recordingDurationMs,
                   inputsToTheRight: m.settings.session.uiConfig.showWideWindowPreviewInputsToTheRight)
@@ -139,6 +140,9 @@ public struct RenderContext: Sendable {
     /// A one-line notice the app must show before the capture (string files it could not use);
     /// drawn on the loading, instructions and permission screens (`Screens.noticed`). nil: none.
     public var notice: String?
+    /// `--reduced-motion` (issue #17): nothing counts or moves by itself; the loading screen
+    /// shows a static progress line (its stage) instead of its running seconds.
+    public var reducedMotion = false
     public init(size: Size, strings: any Localizing, theme: Theme, layout: Layout = Layout(),
                 colorMode: ColorMode = .direct, glyphs: Glyphs = .unicode, canGoBack: Bool = true,
                 statusLine: StatusLineInfo? = nil) {
@@ -277,7 +281,16 @@ public enum Screens {
         // The model's load time once known; while it loads, the time so far (drawn only: the
         // plain renderer would print every tick).
         let timeY = mid + (s.progress == nil ? 2 : 4)
-        if let ms = s.modelLoadMs {
+        if c.reducedMotion {
+            // A static progress line: the stage (1 of 2: the model, 2 of 2: the camera), no
+            // running seconds.
+            if s.progress == nil {
+                let w = min(40, r.width)
+                let step = s.stage == .model ? 1 : 2
+                Widgets.progressBar(&canvas, rect: CellRect(x: r.x + (r.width - w) / 2, y: timeY, width: w, height: 1),
+                                    fraction: Double(step) / 2, percentText: "\(step)/2", theme: c.theme, glyphs: c.glyphs)
+            }
+        } else if let ms = s.modelLoadMs {
             let ready = c.strings.text("selfie_capture_loading_model_ready", [.double(Double(ms) / 1000)])
             canvas.putCentered(ready, in: r, y: timeY, style: c.theme.style(.label))
             lines.append(ready)
@@ -425,6 +438,25 @@ public enum Screens {
         return RenderedScreen(canvas: canvas, lines: [title, body, "[\(button)]", help], status: nil)
     }
 
+    /// The oval's state by more than its colour (issue #17; WCAG 2.1 SC 1.4.1, Use of Color): a
+    /// mark on the top of the outline, ` ✓ ` when the face is placed well and ` ✗ ` when not
+    /// (` OK ` and ` X ` in ASCII), in the outline's colour reversed, bold; the same marks in
+    /// monochrome (NO_COLOR, `TERM=vt100`), where the outline itself cannot change colour.
+    static func ovalMark(_ canvas: inout Canvas, valid: Bool, renderer: PreviewRenderer, image: PreviewImage?,
+                         rect: CellRect, _ c: RenderContext) {
+        guard !rect.isEmpty, renderer.showsOval else { return }
+        let g = renderer.geometry(imageWidth: image?.width, imageHeight: image?.height, rect: rect)
+        let mark = c.glyphs.ascii ? (valid ? " OK " : " X ") : (valid ? " \u{2713} " : " \u{2717} ")
+        let y = rect.y + max(0, Int(((g.ocy - g.oay) / 2).rounded(.down)))
+        let x = rect.x + Int(g.ocx) - DisplayWidth.of(mark) / 2
+        guard y < rect.maxY, x >= rect.x, x + DisplayWidth.of(mark) <= rect.maxX else { return }
+        let color = valid ? c.theme.primary : c.theme.secondary
+        let style = c.theme.noColor || c.colorMode == .none
+            ? Style(attrs: valid ? [.bold, .reverse] : [.bold])
+            : Style(fg: c.theme.background == .terminalDefault ? .rgb(RGB(0, 0, 0)) : c.theme.background, bg: color, attrs: .bold)
+        canvas.put(mark, x: x, y: y, style: style, maxX: rect.maxX)
+    }
+
     /// The status-dependent outline colour: primary when valid (or not judged yet), secondary otherwise.
     static func rgb(_ color: Color, fallback: RGB) -> RGB {
         if case .rgb(let v) = color { return v }
@@ -452,6 +484,7 @@ public enum Screens {
         let mode: ColorMode = theme.noColor ? .none : c.colorMode
         let previewRect = PreviewRenderer.previewRect(in: frames.preview)
         renderer.render(s.image, into: previewRect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
+        if let valid = s.isValid { ovalMark(&canvas, valid: valid, renderer: renderer, image: s.image, rect: previewRect, c) }
         if let d = digits {
             let inside = renderer.digitScale(d, imageSize: s.image.map { ($0.width, $0.height) }, rect: previewRect)
             if inside < PreviewRenderer.minimumDigitScale {

@@ -30,7 +30,7 @@ public struct Theme: Sendable, Equatable {
     public var overlayBackground: Color
     /// Running text.
     public var text: Color
-    /// Behind everything (light themes paint it; dark themes keep the terminal's own).
+    /// Behind everything (every built-in theme paints it; `default` in a theme file keeps the terminal's own).
     public var background: Color
     /// Attributes per typography role.
     public var typography: [TypographyRole: Attributes]
@@ -61,16 +61,34 @@ public struct Theme: Sendable, Equatable {
         self.typography = typography; self.pictograms = pictograms; self.noColor = noColor
     }
 
-    /// Dark default: the terminal's own text colour on its own background (readable whatever
-    /// the terminal's colours: `auto` falls back to dark when `COLORFGBG` is unset, as in xterm's
-    /// default black on white, where a fixed light grey would vanish), bright accents.
+    /// Typography of the built-in themes: as `defaultTypography` but labels (key help, the
+    /// recording's duration) are not dim: a terminal draws dim text at a colour of its own
+    /// choosing (xterm: halfway to the background), which took "The recording will last 1
+    /// second" below 3:1 on the light theme (issue #17; WCAG 2.1 SC 1.4.3 asks 4.5:1).
+    public static let builtInTypography: [TypographyRole: Attributes] = [.headline: .bold, .title: .bold, .body: [], .label: []]
+
+    /// Dark: light text on a near-black background it paints itself (#121212), so it reads the
+    /// same whatever the terminal's own colours (issue #17: with the terminal's background kept,
+    /// xterm's default white made the text and accents vanish). Every text pair ≥ 4.5:1, the
+    /// oval and progress bar ≥ 3:1 (`Theme.contrastPairs`, tested).
     public static let dark = Theme(primary: .rgb(RGB(0x4F, 0xC3, 0xF7)), secondary: .rgb(RGB(0xFF, 0xB7, 0x4D)),
                                    cardBackground: .rgb(RGB(0x26, 0x32, 0x38)), overlayBackground: .rgb(RGB(0, 0, 0)),
-                                   text: .terminalDefault, background: .terminalDefault)
-    /// Light default: dark text on white.
-    public static let light = Theme(primary: .rgb(RGB(0x15, 0x65, 0xC0)), secondary: .rgb(RGB(0xD8, 0x43, 0x15)),
+                                   text: .rgb(RGB(0xE8, 0xE8, 0xE8)), background: .rgb(RGB(0x12, 0x12, 0x12)),
+                                   typography: builtInTypography)
+    /// Light default: dark text on white (secondary #BF360C: #D84315 gave 4.44:1 on white).
+    public static let light = Theme(primary: .rgb(RGB(0x15, 0x65, 0xC0)), secondary: .rgb(RGB(0xBF, 0x36, 0x0C)),
                                     cardBackground: .rgb(RGB(0xE3, 0xEA, 0xF2)), overlayBackground: .rgb(RGB(0xFF, 0xFF, 0xFF)),
-                                    text: .rgb(RGB(0x21, 0x21, 0x21)), background: .rgb(RGB(0xFF, 0xFF, 0xFF)))
+                                    text: .rgb(RGB(0x21, 0x21, 0x21)), background: .rgb(RGB(0xFF, 0xFF, 0xFF)),
+                                    typography: builtInTypography)
+    /// High contrast (`--theme high-contrast`): white text on black, yellow accent (19.6:1),
+    /// pink for "not yet" (9.8:1), bold titles and hints.
+    public static let highContrast = Theme(primary: .rgb(RGB(0xFF, 0xFF, 0x00)), secondary: .rgb(RGB(0xFF, 0x80, 0xFF)),
+                                           cardBackground: .rgb(RGB(0x80, 0x80, 0x80)), overlayBackground: .rgb(RGB(0, 0, 0)),
+                                           text: .rgb(RGB(0xFF, 0xFF, 0xFF)), background: .rgb(RGB(0, 0, 0)),
+                                           typography: [.headline: .bold, .title: .bold, .body: [], .label: []])
+
+    /// The built-in themes by `--theme` name.
+    public static let builtIn: [(name: String, theme: Theme)] = [("light", .light), ("dark", .dark), ("high-contrast", .highContrast)]
 
     /// The same theme without colours (`NO_COLOR`, https://no-color.org).
     public func withoutColor() -> Theme {
@@ -95,7 +113,7 @@ public struct Theme: Sendable, Equatable {
 
 /// `--theme` values.
 public enum ThemeChoice: Equatable, Sendable {
-    case light, dark, auto
+    case light, dark, highContrast, auto
     /// A JSON theme file.
     case file(String)
 
@@ -104,9 +122,19 @@ public enum ThemeChoice: Equatable, Sendable {
         switch argument {
         case "light": self = .light
         case "dark": self = .dark
+        case "high-contrast": self = .highContrast
         case "auto": self = .auto
         default: self = .file(argument)
         }
+    }
+}
+
+extension ThemeLoader {
+    /// Warnings for a theme file whose colours fall short of WCAG 2.1 (issue #17): the theme is
+    /// still used; each line names the file, the pair and its ratio, e.g.
+    /// `t.json: warning: text on background (#777777 on #ffffff) has contrast 4.48:1, below 4.5:1 (WCAG 2.1 SC 1.4.3)`.
+    public static func contrastWarnings(_ theme: Theme, file: String) -> [String] {
+        theme.contrastShortfalls().map { "\(file): warning: \($0)" }
     }
 }
 
@@ -147,13 +175,17 @@ public enum ThemeLoader {
     /// "pictograms": {"faceVisible": "path/to/art.txt", …}}` — every key optional; pictogram
     /// paths are relative to the theme file. `NO_COLOR` (non-empty) removes all colours.
     /// - Throws: `ThemeError` naming the file and the field.
-    public static func load(_ choice: ThemeChoice, environment: [String: String]) throws -> Theme {
-        let autoLight = isLightBackground(colorfgbg: environment["COLORFGBG"])
+    /// `backgroundRGB`: the terminal's background colour when the start-up probe got it (OSC 11);
+    /// `auto` then goes by it, else by `COLORFGBG` (`BackgroundGuess.decide`).
+    public static func load(_ choice: ThemeChoice, environment: [String: String], backgroundRGB: RGB? = nil) throws -> Theme {
+        let guess = BackgroundGuess.decide(backgroundRGB: backgroundRGB, colorfgbg: environment["COLORFGBG"])
+        let autoLight = guess.kind == .light
         var theme: Theme
         switch choice {
         case .light: theme = .light
         case .dark: theme = .dark
-        case .auto: theme = autoLight ? .light : .dark
+        case .highContrast: theme = .highContrast
+        case .auto: theme = guess.theme
         case .file(let path):
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
@@ -178,7 +210,8 @@ public enum ThemeLoader {
         case nil, "auto": theme = autoLight ? .light : .dark
         case "light": theme = .light
         case "dark": theme = .dark
-        case let other?: throw ThemeError.badField(file: file, field: "base", message: "'\(other)' is not light, dark or auto")
+        case "high-contrast": theme = .highContrast
+        case let other?: throw ThemeError.badField(file: file, field: "base", message: "'\(other)' is not light, dark, high-contrast or auto")
         }
         for (key, value) in (f.colors ?? [:]).sorted(by: { $0.key < $1.key }) {
             let color: Color

@@ -44,7 +44,7 @@ import CaptureFlow
     @Test(arguments: [
         (#"{"colors": {"primary": "blue"}}"#, "t.json: error: field 'colors.primary': 'blue' is not #RRGGBB or default"),
         (##"{"colors": {"accent": "#000000"}}"##, "t.json: error: field 'colors.accent': unknown colour (primary, secondary, cardBackground, overlayBackground, text, background)"),
-        (#"{"base": "sepia"}"#, "t.json: error: field 'base': 'sepia' is not light, dark or auto"),
+        (#"{"base": "sepia"}"#, "t.json: error: field 'base': 'sepia' is not light, dark, high-contrast or auto"),
         (#"{"typography": {"headline": ["blink"]}}"#, "t.json: error: field 'typography.headline': unknown attribute 'blink' (bold, normal, dim, underline, italic, reverse)"),
         (#"{"colors": {"primary": 3}}"#, "t.json: error: field 'colors.primary': wrong type"),
         (#"{"pictograms": {"goodLight": "missing.txt"}}"#, "t.json: error: field 'pictograms.goodLight': cannot read '/nowhere/missing.txt'"),

@@ -1,0 +1,138 @@
+import Testing
+import Foundation
+import CaptureFlow
+import TestSupport
+@testable import TerminalUI
+
+/// Issue #17: WCAG contrast of the themes, the oval's state by more than colour, `--theme auto`'s
+/// background decision, `--reduced-motion`.
+@Suite struct ContrastTests {
+    @Test func wcagFormula() {
+        // Values from the WCAG 2.1 definitions: white 1, black 0, white on black 21:1.
+        #expect(Contrast.luminance(RGB(255, 255, 255)) == 1)
+        #expect(Contrast.luminance(RGB(0, 0, 0)) == 0)
+        #expect(abs(Contrast.ratio(RGB(255, 255, 255), RGB(0, 0, 0)) - 21) < 1e-9)
+        #expect(Contrast.ratio(RGB(0, 0, 0), RGB(255, 255, 255)) == Contrast.ratio(RGB(255, 255, 255), RGB(0, 0, 0)))
+        // #777777 on white: 4.48:1, the classic just-below-AA grey (WebAIM contrast checker).
+        #expect(abs(Contrast.ratio(RGB(0x77, 0x77, 0x77), RGB(255, 255, 255)) - 4.48) < 0.005)
+        // #767676 on white: 4.54:1, the lightest grey that passes.
+        #expect(abs(Contrast.ratio(RGB(0x76, 0x76, 0x76), RGB(255, 255, 255)) - 4.54) < 0.005)
+        // Pure red on white: 4.0:1.
+        #expect(abs(Contrast.ratio(RGB(255, 0, 0), RGB(255, 255, 255)) - 4.0) < 0.005)
+    }
+
+    @Test func everyBuiltInThemeMeetsAA() {
+        #expect(Theme.builtIn.map(\.name) == ["light", "dark", "high-contrast"])
+        for (name, theme) in Theme.builtIn {
+            let pairs = theme.contrastPairs()
+            // Every colour is fixed, so every pair is checked (none left to the terminal).
+            #expect(pairs.count == 7, "\(name)")
+            for p in pairs {
+                #expect(p.passes, "\(name): \(p)")
+                #expect(p.ratio >= (p.name.contains("oval") || p.name.contains("progress") ? 3.0 : 4.5))
+            }
+            // The oval's two states are two colours (the old dark palette had one, #3C58E8, for both).
+            #expect(theme.primary != theme.secondary, "\(name)")
+            // No dim text: its colour would be the terminal's choice, unchecked.
+            #expect(!theme.typography.values.contains { $0.contains(.dim) }, "\(name)")
+        }
+    }
+
+    @Test func themeFileBelowContrastIsAcceptedWithAWarning() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-theme-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("pale.json")
+        try Data(##"{"base": "light", "colors": {"text": "#999999"}}"##.utf8).write(to: file)
+        let theme = try ThemeLoader.load(.file(file.path), environment: [:])
+        #expect(theme.text == .rgb(RGB(0x99, 0x99, 0x99)))
+        let warnings = ThemeLoader.contrastWarnings(theme, file: file.path)
+        #expect(warnings.count == 1)
+        // #999999 on white: 2.85:1.
+        #expect(warnings.first == "\(file.path): warning: text on background (#999999 on #ffffff) has contrast 2.85:1, below 4.5:1 (WCAG 2.1 SC 1.4.3)")
+        #expect(ThemeLoader.contrastWarnings(.light, file: "x").isEmpty)
+    }
+
+    @Test func highContrastByName() throws {
+        #expect(ThemeChoice(argument: "high-contrast") == .highContrast)
+        #expect(try ThemeLoader.load(.highContrast, environment: [:]) == .highContrast)
+    }
+}
+
+@Suite struct BackgroundDecisionTests {
+    @Test func osc11ColourFirstThenColorfgbg() {
+        let white = BackgroundGuess.decide(backgroundRGB: RGB(255, 255, 255), colorfgbg: "15;0")
+        #expect(white.kind == .light && white.source == "OSC 11" && white.luminance == 1)
+        #expect(BackgroundGuess.decide(backgroundRGB: RGB(0, 0, 0), colorfgbg: "0;15").kind == .dark)
+        // Around the crossover (L ≈ 0.179): mid grey #808080 (L 0.216) is light, #707070 (0.162) dark.
+        #expect(BackgroundGuess.decide(backgroundRGB: RGB(0x80, 0x80, 0x80), colorfgbg: nil).kind == .light)
+        #expect(BackgroundGuess.decide(backgroundRGB: RGB(0x70, 0x70, 0x70), colorfgbg: nil).kind == .dark)
+        // Solarized light base3 #FDF6E3 and dark base03 #002B36.
+        #expect(BackgroundGuess.decide(backgroundRGB: RGB(0xFD, 0xF6, 0xE3), colorfgbg: nil).kind == .light)
+        #expect(BackgroundGuess.decide(backgroundRGB: RGB(0x00, 0x2B, 0x36), colorfgbg: nil).kind == .dark)
+        // The crossover is where black and white text contrast the same.
+        let l = Contrast.lightBackgroundLuminance
+        #expect(abs((l + 0.05) / 0.05 - 1.05 / (l + 0.05)) < 1e-9)
+    }
+
+    @Test func colorfgbgThenUnknown() throws {
+        for (v, kind) in [("0;15", BackgroundKind.light), ("0;7", .light), ("15;0", .dark), ("7;8", .dark),
+                          ("default;default;15", .light), ("x", .unknown), ("15;99", .unknown)] {
+            let g = BackgroundGuess.decide(backgroundRGB: nil, colorfgbg: v)
+            #expect(g.kind == kind, "\(v)")
+        }
+        let none = BackgroundGuess.decide(backgroundRGB: nil, colorfgbg: nil)
+        #expect(none.kind == .unknown && none.source == "none")
+        // Unknown: the dark theme, which paints its own background, so it reads on any terminal.
+        #expect(none.theme == .dark)
+        if case .rgb = Theme.dark.background {} else { Issue.record("the dark theme must paint its background") }
+        #expect(try ThemeLoader.load(.auto, environment: [:], backgroundRGB: RGB(255, 255, 255)) == .light)
+        #expect(try ThemeLoader.load(.auto, environment: ["COLORFGBG": "0;15"], backgroundRGB: RGB(0, 0, 0)) == .dark)
+    }
+}
+
+@Suite struct OvalStateTests {
+    static func render(valid: Bool, theme: Theme, colorMode: ColorMode, glyphs: Glyphs) -> RenderedScreen {
+        let ctx = RenderContext(size: Size(cols: 80, rows: 24), strings: ProjectStrings.en, theme: theme, colorMode: colorMode, glyphs: glyphs)
+        return Screens.render(PhaseFixture.capture(.positioning, hint: valid ? .holdStill : .moveLeft, valid: valid), context: ctx)
+    }
+
+    /// The oval's state differs by characters, not only colours: the text alone (what a
+    /// monochrome terminal or a colour-blind person sees) tells valid from not valid.
+    @Test func validAndInvalidDifferByMoreThanColour() {
+        var cases: [(String, Theme, ColorMode, Glyphs)] = Theme.builtIn.map { ($0.name, $0.theme, .direct, .unicode) }
+        cases.append(("NO_COLOR", Theme.dark.withoutColor(), .none, .unicode))
+        cases.append(("TERM=vt100 (no colour, ASCII)", Theme.dark, .none, .asciiOnly))
+        for (name, theme, mode, glyphs) in cases {
+            let valid = Self.render(valid: true, theme: theme, colorMode: mode, glyphs: glyphs)
+            let invalid = Self.render(valid: false, theme: theme, colorMode: mode, glyphs: glyphs)
+            // Compare the preview area only (the hint line's words differ anyway).
+            let rows = 2..<20
+            let v = valid.canvas.textRows()[rows].joined(separator: "\n")
+            let i = invalid.canvas.textRows()[rows].joined(separator: "\n")
+            #expect(v != i, "\(name): the oval looks the same in both states but for colour")
+            let (okMark, badMark) = glyphs.ascii ? ("OK", " X ") : ("\u{2713}", "\u{2717}")
+            #expect(v.contains(okMark) && !v.contains(badMark), "\(name)")
+            #expect(i.contains(badMark) && !i.contains(okMark), "\(name)")
+        }
+    }
+}
+
+@Suite struct ReducedMotionTests {
+    static func loading(elapsedMs: Int, reduced: Bool, stage: LoadingStage = .model) -> [String] {
+        var ctx = RenderContext(size: Size(cols: 80, rows: 24), strings: ProjectStrings.en, theme: .dark)
+        ctx.reducedMotion = reduced
+        return Screens.render(.loading(LoadingViewState(stage: stage, elapsedMs: elapsedMs)), context: ctx).canvas.textRows()
+    }
+
+    @Test func loadingScreenIsStatic() {
+        // Without --reduced-motion the seconds run; with it the screen does not change over time.
+        #expect(Self.loading(elapsedMs: 300, reduced: false) != Self.loading(elapsedMs: 2700, reduced: false))
+        let a = Self.loading(elapsedMs: 300, reduced: true), b = Self.loading(elapsedMs: 2700, reduced: true)
+        #expect(a == b)
+        // … and shows a progress line with its stage.
+        #expect(a.contains { $0.contains("1/2") && $0.contains("█") })
+        #expect(Self.loading(elapsedMs: 0, reduced: true, stage: .camera).contains { $0.contains("2/2") })
+        #expect(!a.joined().contains(" s"))
+    }
+}
