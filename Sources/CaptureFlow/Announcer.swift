@@ -101,8 +101,9 @@ public enum AnnouncementRules {
     }
 }
 
-/// Paces announcements: at most one every `minIntervalMs` (1.5 s, issue #17: long enough for a
-/// screen reader or espeak-ng at 175 words a minute to say a four-word sentence, about 1.4 s),
+/// Paces announcements: at most one every `minIntervalMs` (1.5 s, issue #17; about the time a
+/// screen reader or espeak-ng at 175 words a minute takes for a short sentence: "Move your face
+/// to your left" lasts 1.62 s in espeak-ng 1.51, measured with `-w` and soxi),
 /// and only the newest state is ever said: a changed instruction replaces the queued one, so no
 /// stale hint piles up; a state that comes back to what was last said before the queued one
 /// went out cancels it. Equal announcements are said once (a countdown's number is said only

@@ -60,6 +60,16 @@ public struct CaptureSetup {
     /// The V4L2 calls a camera source makes (the real libv4l2 when nil); tests put a fake
     /// device here to exercise the runtime's camera fault handling.
     public var cameraSystem: (any V4L2System)?
+    /// `--announce FILE|-` (issue #17): where announcements go; `-` is stdout (plain or null renderer).
+    public var announcePath: String?
+    /// `--sound`: terminal bell cues.
+    public var sound = false
+    /// `--speak`: announcements spoken by espeak-ng.
+    public var speak = false
+    /// `--reduced-motion`: no running counters on the loading screen.
+    public var reducedMotion = false
+    /// Warnings to print on stderr before the screen starts (a theme file below WCAG contrast).
+    public var warnings: [String] = []
 
     /// The source as result.json and manifest.json record it: a file source as an absolute path
     /// (resolved against the current folder, symbolic links kept), so the record still names the
@@ -125,6 +135,13 @@ public struct CaptureSetup {
             // with screen text would be unreadable for either.
             throw AppError.invalidValue(option: "--events", value: "-",
                                         expects: "a FILE while the \(renderer.rawValue) renderer writes to stdout (or --renderer null)")
+        }
+        if renderer == .curses && a.value("--announce") == "-" {
+            throw AppError.invalidValue(option: "--announce", value: "-",
+                                        expects: "a FILE or another terminal (e.g. /dev/pts/3) while curses draws on stdout (or --renderer plain)")
+        }
+        if renderer == .null && a.value("--announce") == "-" && a.value("--events") == "-" {
+            throw AppError.invalidValue(option: "--announce", value: "-", expects: "a FILE while --events writes to stdout")
         }
         if renderer == .curses && !stdoutIsTTY {
             throw AppError.invalidValue(option: "--renderer", value: "curses", expects: "a terminal on stdout")
@@ -198,6 +215,13 @@ public struct CaptureSetup {
                                  targetResolution: target, videoFormat: videoFormat,
                                  environment: env, console: console, unattended: unattended)
         setup.debugOverlay = a.flag("--debug-overlay")
+        setup.announcePath = a.value("--announce")
+        setup.sound = a.flag("--sound")
+        setup.speak = a.flag("--speak")
+        setup.reducedMotion = a.flag("--reduced-motion")
+        if case .file(let path) = ThemeChoice(argument: a.value("--theme") ?? "auto") {
+            setup.warnings += ThemeLoader.contrastWarnings(theme, file: path)
+        }
         if let v = a.value("--preview-fps"), let n = Int(v) { setup.previewFps = n }
         switch a.value("--colors") {
         case "16"?: setup.colors = .ansi16

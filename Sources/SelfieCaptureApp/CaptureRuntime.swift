@@ -111,6 +111,10 @@ public final class CaptureRuntime {
     // Logs and script.
     var eventLog: EventLog?
     var analysisLog: LineSink?
+    /// `--announce`, `--sound`, `--speak` (nil when none is asked for).
+    var a11y: AccessibilityOutputs?
+    /// /dev/tty for `--sound` without curses (-1: none).
+    var bellFD: Int32 = -1
     /// The screens' line about string files the capture cannot use (`RejectedStrings`), if any.
     var stringsNotice: String?
 
@@ -167,6 +171,7 @@ public final class CaptureRuntime {
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
         driver.beforeAttemptEnds = { [unowned self] t in self.frameCountsEvent(tMs: t) }
         reportRejectedStrings()
+        try openAccessibility()
         try startBackend()
         CaptureRuntime.installInterruptHandlers()
         defer { CaptureRuntime.removeInterruptHandlers() }
@@ -189,8 +194,10 @@ public final class CaptureRuntime {
                 // The machine fails the attempt (retryable on the capture screen), or ends the run.
                 send(.timeout, failure: .timedOut("timed out after \(formatSeconds(t)) s" + attemptNote()))
             }
+            a11y?.update(machine, nowMs: clock.nowMs())
             draw()
         }
+        finishAccessibility()
         reportFrameCounts()
         backend.end()
         let code = exitCode ?? .ok
@@ -213,6 +220,68 @@ public final class CaptureRuntime {
     }
 
     // MARK: setup and teardown
+
+    /// `--announce`, `--sound`, `--speak` (issue #17), and the warnings found before the screen
+    /// (a theme file below WCAG contrast, no espeak-ng): each said once on stderr, before the
+    /// screen for the plain and null renderers, and again after it (curses hides stderr).
+    func openAccessibility() throws {
+        var warnings = setup.warnings
+        var sink: AnnounceSink?
+        if let p = setup.announcePath {
+            let console = setup.console
+            sink = p == "-" ? AnnounceSink { console.out($0) } : try AnnounceSink(path: p)
+        }
+        var speaker: Speaker?
+        if setup.speak {
+            // The language the texts really come from (a locale without tables falls back, e.g. to en).
+            let (s, warning) = Speaker.make(language: setup.strings.lookup("selfie_capture_announce_done")?.language ?? "en")
+            speaker = s
+            if let w = warning { warnings.append(w) }
+        }
+        if setup.sound && setup.renderer != .curses {
+            // Without curses the bell goes straight to the controlling terminal (over SSH, the
+            // person's own), not into a log on stdout.
+            bellFD = open("/dev/tty", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            if bellFD < 0 { warnings.append("--sound: no terminal to ring (/dev/tty: \(String(cString: strerror(errno)))); the capture goes on without sound") }
+        }
+        for w in warnings {
+            if setup.renderer != .curses { setup.console.err("selfie-capture: warning: \(w)\n") }
+        }
+        if setup.renderer == .curses { sourceWarnings += warnings }
+        guard sink != nil || speaker != nil || setup.sound else { return }
+        let out = AccessibilityOutputs(announcer: Announcer(mirrored: setup.guidance.mirror), sink: sink, speaker: speaker,
+                                       sound: setup.sound, strings: setup.strings)
+        out.ring = { [unowned self] in
+            if self.setup.renderer == .curses { self.backend.bell() } else if self.bellFD >= 0 {
+                var bel: UInt8 = 7
+                _ = Glibc.write(self.bellFD, &bel, 1)
+            }
+        }
+        out.report = { [unowned self] e in self.driver.report(e) }
+        a11y = out
+    }
+
+    /// At the end of a recorded run: lets the last announcement out once its pacing window
+    /// opens (virtual time with `--pace fast`; at most 1.5 s of waiting in realtime) and the
+    /// last bells and speech finish (at most 4 s), so "Done. Saved." is heard before the exit.
+    /// A cancelled or failed run stops at once.
+    func finishAccessibility() {
+        guard let a = a11y else { return }
+        defer { a.close(); if bellFD >= 0 { close(bellFD); bellFD = -1 } }
+        guard exitCode == .ok else { a.speaker?.stop(); return }
+        let start = SystemClock.monotonicNowMs()
+        while SystemClock.monotonicNowMs() - start < 4000 {
+            if let due = a.pendingDueMs, let fast = fastClock, due > fast.nowMs() { fast.advance(ms: due - fast.nowMs()) }
+            a.update(machine, nowMs: clock.nowMs())
+            if a.pendingDueMs == nil && !a.isBusy { break }
+            if fastClock != nil, a.pendingDueMs == nil, a.speaker == nil, !(a.sink?.isBacklogged ?? false) {
+                // Only bells left: their rhythm is virtual time too.
+                fastClock?.advance(ms: 10)
+                continue
+            }
+            usleep(10_000)
+        }
+    }
 
     /// `--output DIR` is prepared (created, checked writable) before the screen starts. Without
     /// it, only the current folder's writability is checked now: the timestamped folder is
@@ -649,6 +718,7 @@ public final class CaptureRuntime {
         }
         var context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
+        context.reducedMotion = setup.reducedMotion
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
         context.notice = openingWaitShown.map { setup.strings.text("selfie_capture_waiting_source", [.int($0)]) } ?? stringsNotice
         backend.draw(Screens.render(view, context: context))

@@ -27,7 +27,7 @@ public enum Commands {
             OptionSpec("--no-start-button", .flag, help: "start automatically when the camera is ready"),
             OptionSpec("--locale", .text("TAG"), help: "language of the texts, e.g. fr or fr_CA; en-XA: accented, longer English for testing layouts (default from LC_ALL, LC_MESSAGES, LANG)"),
             OptionSpec("--strings", .text("DIR"), repeatable: true, help: "folder of xx.lproj string files and/or a Localizable.xcstrings, layered over the built-in texts (repeatable; later wins)"),
-            OptionSpec("--theme", .text("light|dark|auto|FILE"), help: "colour theme or a JSON theme file (default auto, from COLORFGBG)"),
+            OptionSpec("--theme", .text("light|dark|high-contrast|auto|FILE"), help: "colour theme or a JSON theme file (default auto: light or dark by the terminal's background, from COLORFGBG; dark, which paints its own background, when unknown); every built-in theme meets WCAG 2.1 AA contrast"),
             OptionSpec("--layout", .text("FILE"), help: "JSON layout overrides (toolbar top/bottom, hint position, preview side, guideBeforeStart)"),
             OptionSpec("--guide-before-start", .flag, help: "show the positioning hints as soon as the camera is ready, before Start (as \"guideBeforeStart\": true in --layout); the oval's colour follows the face either way"),
             OptionSpec("--debug-overlay", .flag, help: "show the status line from the start: source, size, measured fps, colours, preview mode and fps, bytes/s to the terminal (key i toggles it)"),
@@ -44,6 +44,10 @@ public enum Commands {
             OptionSpec("--loop", .flag, help: "restart a file source at its end; an attempt still positioning or counting down then fails (and may be retried)"),
             OptionSpec("--timeout", .number(0.1...86_400), help: "fail an attempt after SECONDS on the loading and capture screens; a retry restarts the timer (exit 75 after the last attempt)"),
             OptionSpec("--max-attempts", .integer(1...1000), help: "attempts before giving up (exit 75) after a timeout or a --loop source's end (default 3; 1 in unattended runs, which retry by themselves only when this is given)"),
+            OptionSpec("--announce", .text("FILE|-"), help: "write short guidance sentences for screen readers and braille displays, at most one every 1.5 s, to FILE (e.g. another terminal, /dev/pts/3) or - (into the plain renderer's output)"),
+            OptionSpec("--sound", .flag, help: "ring the terminal bell: 2 slow bells face found, 2 quick valid position, 1 per countdown number, 3 quick recording, 4 quick done, 3 slow failed"),
+            OptionSpec("--speak", .flag, help: "speak the guidance sentences through espeak-ng in the language of the texts (paced like --announce; without espeak-ng or its voice: a warning, no speech)"),
+            OptionSpec("--reduced-motion", .flag, help: "nothing moves by itself: the loading screen shows a static progress line instead of running seconds"),
         ])
 
     public static let analyze = CommandSpec(

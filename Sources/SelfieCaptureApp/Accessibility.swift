@@ -1,0 +1,301 @@
+import CaptureFlow
+import Foundation
+import Localization
+import Media
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Guidance without sight (issue #17): `--announce FILE|-`, `--sound`, `--speak`. The pure parts
+// (what to say and when, which cue and its rhythm) live in CaptureFlow (`Announcer`,
+// `BellSchedule`); here is only their I/O, none of which may block the loop.
+
+/// Writes announcement lines without ever blocking the capture: the file (a second terminal such
+/// as /dev/pts/3, a FIFO, a regular file) is opened non-blocking; when it cannot take a line
+/// now (a slow reader, a full pipe), the rest of the line being written waits, and of the lines
+/// after it only the newest is kept (an older one is stale by then and dropped, counted).
+public final class AnnounceSink {
+    private let fd: Int32
+    private let ownsFD: Bool
+    private let write: ((String) -> Void)?
+    /// Bytes of the line under way that the file has not taken yet.
+    private var partial: [UInt8] = []
+    /// The newest line waiting behind it.
+    private var waiting: String?
+    /// Lines dropped because a newer one replaced them while the reader was slow.
+    public private(set) var dropped = 0
+
+    /// Lines go to `write` (the plain renderer's stdout, `--announce -`).
+    public init(write: @escaping (String) -> Void) { fd = -1; ownsFD = false; self.write = write }
+
+    /// Lines go to `path` (created 0600 if missing; a terminal or a FIFO is written as it is).
+    /// - Throws: `AppError.cannotCreateOutput` when it cannot be opened.
+    public init(path: String) throws {
+        var st = stat()
+        let exists = stat(path, &st) == 0
+        let isRegular = exists && (st.st_mode & S_IFMT) == S_IFREG
+        let flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (exists && !isRegular ? 0 : O_CREAT | O_TRUNC)
+        let f = open(path, flags, 0o600)
+        guard f >= 0 else {
+            let why = errno == ENXIO ? "no reader on the FIFO" : String(cString: strerror(errno))
+            throw AppError.cannotCreateOutput(path: path, reason: why)
+        }
+        fd = f; ownsFD = true; write = nil
+    }
+
+    /// Queues `line` (a newline is added) and writes what the file takes now.
+    public func say(_ line: String) {
+        if let w = write { w(line + "\n"); return }
+        if !partial.isEmpty || waiting != nil {
+            flush()
+            if !partial.isEmpty {
+                if waiting != nil { dropped += 1 }
+                waiting = line
+                return
+            }
+        }
+        partial = Array((line + "\n").utf8)
+        flush()
+    }
+
+    /// Writes what it can of the waiting bytes (call once a turn).
+    public func flush() {
+        guard fd >= 0 else { return }
+        while true {
+            if partial.isEmpty, let w = waiting { partial = Array((w + "\n").utf8); waiting = nil }
+            guard !partial.isEmpty else { return }
+            let n = partial.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n > 0 { partial.removeFirst(n); continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK { partial = []; waiting = nil }   // reader gone (EPIPE): stop
+            return
+        }
+    }
+
+    /// True while bytes wait for the reader.
+    public var isBacklogged: Bool { !partial.isEmpty || waiting != nil }
+
+    public func close() {
+        if ownsFD && fd >= 0 { _ = Glibc.close(fd) }
+    }
+    deinit { close() }
+}
+
+/// Starts a program without waiting for it: standard input, output and error on /dev/null,
+/// every other descriptor closed in the child, its own process group. The loop polls `exited`.
+public enum Spawner {
+    /// `name` looked up in `PATH` (or taken as is when it holds a `/`); nil when not found.
+    public static func which(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        for dir in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let p = "\(dir)/\(name)"
+            if access(p, X_OK) == 0 { return p }
+        }
+        return nil
+    }
+
+    /// Starts `executable` (a full path) with `arguments`; nil when it cannot start.
+    public static func start(_ executable: String, _ arguments: [String]) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        if let closefrom = addClosefrom { _ = closefrom(&actions, 3) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGTTOU, SIGTTIN, SIGTSTP] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)   // Ctrl-C in the terminal is ours to handle, not the child's
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        return rc == 0 ? pid : nil
+    }
+
+    /// True once `pid` has exited (reaped here).
+    public static func exited(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        let w = waitpid(pid, &status, WNOHANG)
+        return w == pid || (w < 0 && errno == ECHILD)
+    }
+
+    private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addClosefrom: AddClosefrom? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let s = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(s, to: AddClosefrom.self)
+    }()
+}
+
+/// Speaks announcements through espeak-ng (`--speak`), run as a child process: one at a time;
+/// while one speaks, only the newest announcement waits (an older waiting one is dropped).
+public final class Speaker {
+    /// Words a minute given to espeak-ng (`-s`): its own default, 175.
+    public static let wordsPerMinute = 175
+    public let executable: String
+    public let voice: String
+    private var speaking: pid_t?
+    private var waiting: String?
+
+    /// The espeak-ng command line for `text` in `voice`; `wav` writes a WAV file instead of
+    /// playing (`-w`, used by the tests).
+    public static func arguments(text: String, voice: String, wav: String? = nil) -> [String] {
+        var a = ["-v", voice, "-s", String(wordsPerMinute)]
+        if let w = wav { a += ["-w", w] }
+        return a + ["--", text]
+    }
+
+    /// The espeak-ng voice for a string-table language (`fr_CA` → `fr`, `en-XA` → `en`).
+    public static func voice(forLanguage lang: String) -> String {
+        let base = lang.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map(String.init) ?? "en"
+        return base.isEmpty ? "en" : base.lowercased()
+    }
+
+    /// Finds espeak-ng and checks that it has `voice` (`espeak-ng --voices=LANG` lists at least
+    /// one voice). Runs before the screen starts, waiting at most 2 s.
+    /// - Returns: the speaker, or a warning saying why there is none.
+    public static func make(language: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> (Speaker?, String?) {
+        let voice = voice(forLanguage: language)
+        guard let exe = Spawner.which("espeak-ng", path: path) else {
+            return (nil, "--speak: espeak-ng is not installed (Debian: apt-get install espeak-ng); the capture goes on without speech")
+        }
+        guard hasVoice(exe, voice) else {
+            return (nil, "--speak: espeak-ng has no voice for '\(voice)' (espeak-ng --voices); the capture goes on without speech")
+        }
+        return (Speaker(executable: exe, voice: voice), nil)
+    }
+
+    static func hasVoice(_ exe: String, _ voice: String) -> Bool {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return false }
+        defer { Glibc.close(fds[0]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        let args: [String] = [exe, "--voices=\(voice)"]
+        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, exe, &actions, nil, argv, environ)
+        Glibc.close(fds[1])
+        guard rc == 0 else { return false }
+        var out = [UInt8]()
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let deadline = SystemClock.monotonicNowMs() + 2000
+        while SystemClock.monotonicNowMs() < deadline {
+            var p = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&p, 1, 100) >= 0 else { break }
+            if p.revents == 0 { continue }
+            let n = read(fds[0], &buf, buf.count)
+            if n <= 0 { break }
+            out += buf[0..<n]
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        // A header line ("Pty Language Age/Gender VoiceName …") and one line per voice.
+        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+        return lines.count >= 2
+    }
+
+    init(executable: String, voice: String) { self.executable = executable; self.voice = voice }
+
+    /// Speaks `text` now, or after the one speaking (replacing any other waiting text).
+    public func say(_ text: String) {
+        waiting = text
+        poll()
+    }
+
+    /// Reaps a finished child and starts the waiting text (call once a turn).
+    public func poll() {
+        if let p = speaking, Spawner.exited(p) { speaking = nil }
+        guard speaking == nil, let t = waiting else { return }
+        waiting = nil
+        speaking = Spawner.start(executable, Self.arguments(text: t, voice: voice))
+    }
+
+    /// True while a text is spoken or waits.
+    public var isBusy: Bool { speaking != nil || waiting != nil }
+
+    /// Stops speaking (the run was cancelled).
+    public func stop() {
+        waiting = nil
+        if let p = speaking { kill(-p, SIGTERM); kill(p, SIGTERM); var s: Int32 = 0; waitpid(p, &s, 0); speaking = nil }
+    }
+}
+
+/// The accessibility outputs of one run, fed once a loop turn with the machine's state.
+final class AccessibilityOutputs {
+    var announcer: Announcer
+    let sink: AnnounceSink?
+    let speaker: Speaker?
+    var bells: BellSchedule?
+    let strings: any Localizing
+    /// Rings one terminal bell (the backend's, so curses sends it in its own output).
+    var ring: () -> Void = {}
+    /// Reports an `announced` event (the event log).
+    var report: (FlowEvent) -> Void = { _ in }
+
+    init(announcer: Announcer, sink: AnnounceSink?, speaker: Speaker?, sound: Bool, strings: any Localizing) {
+        self.announcer = announcer; self.sink = sink; self.speaker = speaker
+        self.bells = sound ? BellSchedule() : nil
+        self.strings = strings
+    }
+
+    var announces: Bool { sink != nil || speaker != nil }
+
+    /// The text of `a` in the run's language.
+    static func text(_ a: Announcement, strings: any Localizing) -> String {
+        let args: [FormatArgument] = a.arguments.map {
+            switch $0 {
+            case .int(let n): return .int(n)
+            case .key(let k): return .string(strings.text(k))
+            case .text(let t): return .string(t)
+            }
+        }
+        return ([strings.text(a.key, args)] + a.followUps.map { strings.text($0) }).joined(separator: " ")
+    }
+
+    /// After a loop turn at `nowMs`.
+    func update(_ m: CaptureStateMachine, nowMs: Int) {
+        if announces, let a = announcer.update(m, nowMs: nowMs) { say(a, nowMs: nowMs) }
+        if bells != nil {
+            bells!.observe(SoundState(m))
+            for _ in 0..<bells!.due(nowMs: nowMs) { ring() }
+        }
+        sink?.flush()
+        speaker?.poll()
+    }
+
+    func say(_ a: Announcement, nowMs: Int) {
+        let t = Self.text(a, strings: strings)
+        sink?.say(t)
+        speaker?.say(t)
+        var fields = [EventField("kind", .string(a.kind.rawValue)), EventField("key", .string(a.key)), EventField("text", .string(t))]
+        if let h = a.hint { fields.append(EventField("hint", .string(h.rawValue))) }
+        if case .int(let n)? = a.arguments.first { fields.append(EventField("remaining", .int(n))) }
+        report(FlowEvent(.announced, tMs: nowMs, fields: fields))
+    }
+
+    /// When the run's last announcement (e.g. "Done. Saved.") still waits for its window: the
+    /// time it may be said, so the runtime can let it out before exiting.
+    var pendingDueMs: Int? { announces ? announcer.pacer.pendingDueMs : nil }
+
+    /// True while bells, speech or announcement bytes are still under way.
+    var isBusy: Bool { (bells?.isBusy ?? false) || (speaker?.isBusy ?? false) || (sink?.isBacklogged ?? false) }
+
+    func close() { sink?.close() }
+}
