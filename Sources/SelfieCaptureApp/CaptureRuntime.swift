@@ -37,6 +37,8 @@ public final class CaptureRuntime {
     let clock: MediaClock
     let fastClock: ManualClock?
     var backend: TerminalBackend = NullBackend()
+    /// What the terminal answered to the start-up probe (`.none` when not probed).
+    var terminalProbe = TerminalProbeResult.none
     var folder: OutputFolder?
     var folderCreated = false
 
@@ -332,7 +334,19 @@ public final class CaptureRuntime {
                 }
                 keysFD = tty
             }
-            do { backend = try CursesBackend(inputFD: keysFD, environment: setup.environment, colors: setup.colors) } catch {
+            // The start-up terminal probe (issue #13), before curses owns the screen; only on a
+            // real terminal. Keys typed meanwhile go to the backend's input.
+            var probeKeys: [UInt8] = []
+            var probed = false
+            if isatty(STDOUT_FILENO) == 1, TerminalProbe.shouldProbe(environment: setup.environment) {
+                (terminalProbe, probeKeys) = TTYProbeChannel.probe(outputFD: STDOUT_FILENO, inputFD: keysFD)
+                probed = true
+            }
+            do {
+                let curses = try CursesBackend(inputFD: keysFD, environment: setup.environment, colors: setup.colors)
+                curses.takeProbeInput(probeKeys, deadlineExpired: probed && terminalProbe.da1Attributes == nil)
+                backend = curses
+            } catch {
                 throw AppError.cameraUnavailable("cannot start the terminal screen (TERM=\(setup.environment["TERM"] ?? "")): \(error); try --renderer plain")
             }
         }

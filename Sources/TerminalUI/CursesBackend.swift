@@ -73,6 +73,12 @@ public final class CursesBackend: TerminalBackend {
     private var savedStderr: Int32 = -1
     private var ended = false
     private var wbuf = [wchar_t](repeating: 0, count: 6)
+    /// Keys typed during the start-up probe (`TerminalProbe`), served before curses' input.
+    private var queuedKeys: [Key] = []
+    /// After a probe whose deadline passed, replies may still arrive: key input goes through a
+    /// reply parser until the DA1 reply comes or `lateRepliesUntil` (monotonic ms) passes.
+    private var lateReplies: TerminalProbe.Parser?
+    private var lateRepliesUntil = 0
 
     struct PairKey: Hashable { var fg: Int32; var bg: Int32 }
 
@@ -313,6 +319,32 @@ public final class CursesBackend: TerminalBackend {
         return near(af, bf) && near(ab, bb)
     }
 
+    /// Hands over what the start-up probe read that was not a reply (keys typed meanwhile) and,
+    /// when its deadline passed before the DA1 reply, filters replies that arrive late out of
+    /// the key input for `lateReplyMs` (default 3 s) or until the DA1 reply.
+    public func takeProbeInput(_ bytes: [UInt8], deadlineExpired: Bool, lateReplyMs: Int = 3000) {
+        queuedKeys += TerminalProbe.keys(from: bytes)
+        if deadlineExpired {
+            lateReplies = TerminalProbe.Parser()
+            lateRepliesUntil = TTYProbeChannel.monotonicMs() + lateReplyMs
+        }
+    }
+
+    /// One wide character from curses through the late-reply filter: the keys it lets through.
+    private func filtered(_ code: Int32) -> [Key]? {
+        guard var parser = lateReplies else { return nil }
+        if TTYProbeChannel.monotonicMs() > lateRepliesUntil {
+            lateReplies = nil
+            parser.flush()
+            return TerminalProbe.keys(from: parser.passthrough)
+        }
+        guard let s = Unicode.Scalar(UInt32(bitPattern: code)) else { return [] }
+        parser.feed(Array(String(Character(s)).utf8))
+        let keys = TerminalProbe.keys(from: parser.takePassthrough())
+        lateReplies = parser.done ? nil : parser
+        return keys
+    }
+
     /// Reads one key or resize. Enter/Return → enter, Space → space, Esc → escape, Backspace/DEL
     /// → backspace, Ctrl-C → interrupt (raw mode), other printable keys → character; function
     /// keys are skipped.
@@ -339,14 +371,29 @@ public final class CursesBackend: TerminalBackend {
                 return .resized(size)
             }
         }
+        if !queuedKeys.isEmpty { return .key(queuedKeys.removeFirst()) }
         var wait = Int32(max(0, timeoutMs))
         while true {
             wtimeout(cnc_stdscr(), wait)
             var ch: wint_t = 0
             let r = wget_wch(cnc_stdscr(), &ch)
-            if r == cnc_err() { return nil }
+            if r == cnc_err() {
+                // Input paused: an Esc held by the late-reply filter was the key.
+                if var parser = lateReplies {
+                    parser.flushLoneEscape()
+                    queuedKeys += TerminalProbe.keys(from: parser.takePassthrough())
+                    lateReplies = parser
+                    if !queuedKeys.isEmpty { return .key(queuedKeys.removeFirst()) }
+                }
+                return nil
+            }
             wait = 0
             let code = Int32(bitPattern: ch)
+            if r != KEY_CODE_YES, let keys = filtered(code) {
+                queuedKeys += keys
+                if !queuedKeys.isEmpty { return .key(queuedKeys.removeFirst()) }
+                continue
+            }
             if r == KEY_CODE_YES {
                 if code == cnc_key_resize() { previous = nil; return .resized(size) }
                 if code == cnc_key_enter() { return .key(.enter) }
