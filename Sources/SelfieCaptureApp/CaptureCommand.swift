@@ -32,6 +32,8 @@ public struct CaptureSetup {
     public var renderer: RendererChoice
     public var keys: [KeyStep]?
     public var theme: Theme
+    /// `--theme` as given (the runtime reloads `auto` once the terminal told its background).
+    public var themeChoice: ThemeChoice = .auto
     public var layout: Layout
     public var strings: Localizer
     public var outputRequested: String?
@@ -215,6 +217,7 @@ public struct CaptureSetup {
                                  targetResolution: target, videoFormat: videoFormat,
                                  environment: env, console: console, unattended: unattended)
         setup.debugOverlay = a.flag("--debug-overlay")
+        setup.themeChoice = ThemeChoice(argument: a.value("--theme") ?? "auto")
         setup.announcePath = a.value("--announce")
         setup.sound = a.flag("--sound")
         setup.speak = a.flag("--speak")

@@ -39,6 +39,9 @@ public final class CaptureRuntime {
     var backend: TerminalBackend = NullBackend()
     /// What the terminal answered to the start-up probe (`.none` when not probed).
     var terminalProbe = TerminalProbeResult.none
+    /// The theme drawn: `setup.theme`, or for `--theme auto` the one the probe's OSC 11
+    /// background calls for (`themeAfterProbe`).
+    lazy var theme: Theme = setup.theme
     var folder: OutputFolder?
     var folderCreated = false
 
@@ -223,6 +226,17 @@ public final class CaptureRuntime {
 
     // MARK: setup and teardown
 
+    /// The theme for the terminal's real background (issue #17): with `--theme auto` (or a theme
+    /// file based on auto) and an OSC 11 answer from the start-up probe, light or dark by that
+    /// colour's luminance (`BackgroundGuess.decide`: the OSC 11 colour first, then COLORFGBG);
+    /// otherwise the theme `CaptureSetup` loaded (COLORFGBG, else dark, which paints its own
+    /// background).
+    static func themeAfterProbe(_ setup: CaptureSetup, probe: TerminalProbeResult) -> Theme {
+        guard let c = probe.backgroundRGB else { return setup.theme }
+        let rgb = RGB(UInt8(clamping: c.r), UInt8(clamping: c.g), UInt8(clamping: c.b))
+        return (try? ThemeLoader.load(setup.themeChoice, environment: setup.environment, backgroundRGB: rgb)) ?? setup.theme
+    }
+
     /// `--announce`, `--sound`, `--speak` (issue #17), and the warnings found before the screen
     /// (a theme file below WCAG contrast, no espeak-ng): each said once on stderr, before the
     /// screen for the plain and null renderers, and again after it (curses hides stderr).
@@ -345,6 +359,7 @@ public final class CaptureRuntime {
             do {
                 let curses = try CursesBackend(inputFD: keysFD, environment: setup.environment, colors: setup.colors)
                 curses.takeProbeInput(probeKeys, deadlineExpired: probed && terminalProbe.da1Attributes == nil)
+                theme = Self.themeAfterProbe(setup, probe: terminalProbe)
                 backend = curses
             } catch {
                 throw AppError.cameraUnavailable("cannot start the terminal screen (TERM=\(setup.environment["TERM"] ?? "")): \(error); try --renderer plain")
@@ -730,7 +745,7 @@ public final class CaptureRuntime {
             state.sourceWaitSeconds = w
             view = .capture(state)
         }
-        var context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
+        var context = RenderContext(backend: backend, strings: setup.strings, theme: theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
         context.reducedMotion = setup.reducedMotion
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }

@@ -38,6 +38,24 @@ import TestSupport
         }
     }
 
+    /// In a 256-colour terminal (TERM=xterm-256color) each colour is drawn as its palette entry:
+    /// the pairs still pass (xterm under Xvfb drew #1565C0 as #005faf, 6.45:1 on white).
+    @Test func everyBuiltInThemeMeetsAAIn256Colours() {
+        func drawn(_ c: RGB) -> RGB {
+            let i = ColorQuantizer.palette256(c)
+            if i >= 232 { let v = UInt8(8 + 10 * (i - 232)); return RGB(v, v, v) }
+            let levels: [UInt8] = [0, 95, 135, 175, 215, 255]
+            let n = i - 16
+            return RGB(levels[n / 36], levels[n / 6 % 6], levels[n % 6])
+        }
+        for (name, theme) in Theme.builtIn {
+            for p in theme.contrastPairs() {
+                let r = Contrast.ratio(drawn(p.foreground), drawn(p.background))
+                #expect(r >= p.minimum, "\(name) in 256 colours: \(p.name) \(r):1")
+            }
+        }
+    }
+
     @Test func themeFileBelowContrastIsAcceptedWithAWarning() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-theme-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
