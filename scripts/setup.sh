@@ -16,6 +16,8 @@ PACKAGES=(
   python3-numpy python3-pil            # scripts/make-backlight-clip.py (a test clip from shared/media/people)
   pkg-config
   time bc                              # make bench: peak RSS and ratios
+  espeak-ng sox                        # --speak (issue #17); its test measures espeak-ng's WAV with soxi
+  xvfb xterm x11-apps imagemagick fonts-dejavu-core   # issue #17 test: --theme auto in xterm under Xvfb, xwd screenshot
 )
 
 SUDO=""

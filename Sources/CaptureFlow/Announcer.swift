@@ -48,7 +48,10 @@ public enum AnnouncementRules {
             return m.permissionRequestPending ? nil : Announcement(.permission, key: "selfie_capture_announce_permission")
         case .cameraPermissionDenied: return Announcement(.permissionDenied, key: "selfie_capture_permission_denied_title",
                                                           followUps: ["selfie_capture_announce_try_again"])
-        case .result: return Announcement(.done, key: "selfie_capture_announce_done")
+        case .result:
+            // A person at the keyboard must know how to leave the result screen.
+            return Announcement(.done, key: "selfie_capture_announce_done",
+                                followUps: m.settings.interactive ? ["selfie_capture_result_exit"] : [])
         case .failed:
             let reason: Announcement.Argument
             switch m.failure {
