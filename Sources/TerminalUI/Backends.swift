@@ -39,10 +39,13 @@ public protocol TerminalBackend: AnyObject {
     func end()
     /// Bytes written to the terminal so far, when the backend counts them (curses); nil else.
     var bytesWritten: UInt64? { get }
+    /// Ctrl-Z: leave the screen, stop the process until `fg`, come back (curses); else nothing.
+    func suspend()
 }
 
 extension TerminalBackend {
     public var bytesWritten: UInt64? { nil }
+    public func suspend() {}
 }
 
 /// Draws nothing and reads nothing (scripted runs, `--renderer null`).
