@@ -92,6 +92,12 @@ public enum SignalGuard {
     public static func install() {
         guard !guardInstalled else { return }
         guardInstalled = true
+        // Swift globals are initialised lazily (swift_once, not async-signal-safe): touch every
+        // one the handler reads before the handler can run.
+        _ = guardBytes; _ = guardTermios; _ = guardFD; _ = guardLength; _ = guardTermiosValid
+        _ = cleanupPaths; _ = cleanupCount
+        _ = cleanupArmed.load(ordering: .relaxed); _ = politeArmed.load(ordering: .relaxed)
+        _ = requested.load(ordering: .relaxed)
         var set = sigset_t()
         sigemptyset(&set)
         for s in restoredSignals {
