@@ -61,6 +61,12 @@ import TestSupport
                     continue
                 }
                 if try t.keypadFlag() != 1 { failures.append("\(place) \(name): keypad_flag not set while curses runs") }
+                if place.name == "recording" {
+                    // The event comes just before the video file is opened: wait for the file, so
+                    // the signal has something to remove.
+                    let writing = t.waitUntil(20) { ((try? FileManager.default.contentsOfDirectory(atPath: dir + "/out")) ?? []).contains { $0.contains("video") } }
+                    if !writing { failures.append("\(place) \(name): no video file being written") }
+                }
                 kill(pid, number)
                 let expected = number == SIGINT ? 130 : 128 + Int(number)
                 var screen = ""
