@@ -90,6 +90,28 @@ import TestSupport
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 
+    /// On the result screen the capture is saved: SIGTERM restores the terminal and ends with
+    /// 143, and the published folder stays whole (the handler's list is cleared once
+    /// manifest.json is in place).
+    @Test(.enabled(if: ready, "needs tmux, the built binary and Resources/demo (make setup)"))
+    func termOnTheResultScreenKeepsTheSavedCapture() throws {
+        let bin = try #require(Self.bin)
+        let dir = Harness.tempDir("sc-sig-result")
+        try Self.script(dir: dir, bin: bin, args: "--no-instructions --camera-consent --no-start-button --duration-ms 500")
+            .write(toFile: dir + "/run.sh", atomically: true, encoding: .utf8)
+        let t = try TmuxSession(cols: 90, rows: 28)
+        defer { t.kill() }
+        try t.type("sh '\(dir)/run.sh'")
+        #expect(t.waitUntil(120) { eventLogContains(dir + "/ev.jsonl", "outputSaved") })
+        let pid = try #require(Int32((try String(contentsOfFile: dir + "/pid", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGTERM)
+        #expect(try t.waitFor("STTY-DONE"), "screen: \(t.dump())")
+        #expect(try t.screen().contains("EXIT=143"), "screen: \(t.dump())")
+        #expect(try t.keypadFlag() == 0 && !t.alternateScreenOn())
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/out")) ?? []
+        #expect(files.contains("manifest.json") && files.contains("video.avi") && files.contains("result.json"), "kept: \(files)")
+    }
+
     @Test(.enabled(if: ready, "needs tmux, the built binary and Resources/demo (make setup)"))
     func ctrlZSuspendsAndFgRedraws() throws {
         let bin = try #require(Self.bin)
