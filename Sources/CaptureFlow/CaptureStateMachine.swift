@@ -104,6 +104,10 @@ public enum Event: Sendable, Equatable {
     /// only q and Ctrl-C act, frames do not move the capture on, and a countdown or recording
     /// in progress is dropped (DECISIONS 2026-12-01 "a window too small pauses the flow").
     case windowTooSmall(Bool)
+    /// Whether the `?` keys help covers the screen. While it does, frames do not move the
+    /// capture on and a countdown or recording in progress is dropped (reason `keysHelp`), as
+    /// for a window too small: nobody can follow the oval and the hints behind it.
+    case keysHelpShown(Bool)
 }
 
 /// What the runtime must do, in order.
@@ -262,6 +266,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     /// True while the window is too small to show the flow (`windowTooSmall`): the flow pauses.
     public private(set) var windowTooSmall = false
+    /// True while the `?` keys help covers the screen (`keysHelpShown`).
+    public private(set) var keysHelpShown = false
 
     /// The source's frame rate (`sourceFrameRate`), nil until known.
     public private(set) var sourceFps: Double?
@@ -372,7 +378,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
             sourceFps = fps > 0 && fps.isFinite ? fps : nil
             return []
         case .frameGuided(let g):
-            if windowTooSmall { return [] }
+            if windowTooSmall || keysHelpShown { return [] }
             return frameGuided(g)
         case .cameraFailed(let reason):
             return fail(.camera(reason))
@@ -395,6 +401,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
             guard small != windowTooSmall else { return [] }
             windowTooSmall = small
             return (small ? dropTake(reason: "windowTooSmall") : []) + [.redraw]
+        case .keysHelpShown(let shown):
+            guard shown != keysHelpShown else { return [] }
+            keysHelpShown = shown
+            return (shown ? dropTake(reason: "keysHelp") : []) + [.redraw]
         }
     }
 

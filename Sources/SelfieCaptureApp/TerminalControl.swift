@@ -12,19 +12,21 @@ extension CaptureRuntime {
         send(.windowTooSmall(s.cols < Screens.minimumSize.cols || s.rows < Screens.minimumSize.rows))
     }
 
-    /// `?` opens the keys help; while it shows, any key closes it and does nothing else, except
-    /// Ctrl-C, which still quits. Keys are not consumed on a window too small (only q, Ctrl-C
+    /// `?` opens the keys help; while it shows, the flow pauses (`Event.keysHelpShown`) and any
+    /// key closes it and does nothing else, except Ctrl-C, which still quits. Keys are not consumed on a window too small (only q, Ctrl-C
     /// and a resize act there).
     /// - Returns: whether the key was consumed.
     func keysHelpConsumes(_ k: Key) -> Bool {
         if keysHelpVisible {
             keysHelpVisible = false
             needsRedraw = true
+            send(.keysHelpShown(false))
             return k != .interrupt
         }
         guard k == .character("?"), !machine.windowTooSmall else { return false }
         keysHelpVisible = true
         needsRedraw = true
+        send(.keysHelpShown(true))   // the flow pauses behind it (a take in progress is dropped)
         return true
     }
 

@@ -109,3 +109,16 @@ import Testing
         #expect(f.m.screen == .capture && !f.m.backGoesSomewhere)
     }
 }
+
+@Suite struct KeysHelpPauseTests {
+    @Test func helpOverARecordingDropsItAndPauses() {
+        var d = WindowAndSuspendTests.recording()
+        let out = d.send(.keysHelpShown(true))
+        #expect(Driver.actions(out) == [.abortRecording, .redraw])
+        #expect(Driver.events(out).first?.fields.contains(EventField("reason", .string("keysHelp"))) == true)
+        for i in 3..<20 { d.advance(to: 2000 + i * 100); #expect(d.frame(i).isEmpty, "frames do not count down behind the help") }
+        #expect(d.send(.keysHelpShown(false)) == [.redraw])
+        d.advance(to: 5000)
+        #expect(Driver.names(d.frame(30)).contains(.faceCaptureCountDown))
+    }
+}
