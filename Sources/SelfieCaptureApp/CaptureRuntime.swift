@@ -179,6 +179,7 @@ public final class CaptureRuntime {
         send(.started)
         reportWindowSize()
         while exitCode == nil {
+            if SignalGuard.suspendRequested.exchange(false, ordering: .relaxed) { send(.keyPressed(.suspend)) }
             if SignalGuard.requested.load(ordering: .relaxed) != 0 {
                 send(.keyPressed(.interrupt))
                 if exitCode == nil { exitCode = .cancelled }
@@ -1015,10 +1016,12 @@ public final class CaptureRuntime {
     static func installInterruptHandlers() {
         SignalGuard.install()
         SignalGuard.setPolite(true)
+        SignalGuard.catchTerminalStop(true)   // kill -TSTP suspends as Ctrl-Z does
     }
 
     static func removeInterruptHandlers() {
         SignalGuard.setPolite(false)
+        SignalGuard.catchTerminalStop(false)
     }
 }
 

@@ -39,13 +39,14 @@ public protocol TerminalBackend: AnyObject {
     func end()
     /// Bytes written to the terminal so far, when the backend counts them (curses); nil else.
     var bytesWritten: UInt64? { get }
-    /// Ctrl-Z: leave the screen, stop the process until `fg`, come back (curses); else nothing.
+    /// Ctrl-Z or SIGTSTP: leave the screen (curses), stop the process until `fg`, come back.
     func suspend()
 }
 
 extension TerminalBackend {
     public var bytesWritten: UInt64? { nil }
-    public func suspend() {}
+    /// Without a screen to leave: stop until continued, as SIGTSTP's default action does.
+    public func suspend() { SignalGuard.stopAsTerminalStop() }
 }
 
 /// Draws nothing and reads nothing (scripted runs, `--renderer null`).

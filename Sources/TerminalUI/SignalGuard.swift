@@ -42,6 +42,8 @@ nonisolated(unsafe) private var cleanupPaths: UnsafeMutablePointer<CChar>?
 nonisolated(unsafe) private var cleanupCount = 0
 private let cleanupArmed = Atomic<Bool>(false)
 private let politeArmed = Atomic<Bool>(false)
+nonisolated(unsafe) private var previousTSTP: sighandler_t?
+nonisolated(unsafe) private var tstpCaught = false
 nonisolated(unsafe) private var guardAtexitInstalled = false
 nonisolated(unsafe) private var guardInstalled = false
 
@@ -81,10 +83,33 @@ private func guardHandler(_ sig: Int32) {
     raise(sig)
 }
 
+/// SIGTSTP from outside (`kill -TSTP`) while a loop polls `suspendRequested`: noted only.
+private func guardTSTPHandler(_ sig: Int32) {
+    SignalGuard.suspendRequested.store(true, ordering: .relaxed)
+}
+
 /// Installs, arms and disarms the one signal handler (see the file's header for what it does).
 public enum SignalGuard {
     /// The first SIGINT, SIGTERM or SIGHUP received while `politeSignals` was on, else 0.
     public static let requested = Atomic<Int32>(0)
+    /// A SIGTSTP received while `catchTerminalStop(true)` was on; the loop suspends as for
+    /// Ctrl-Z (dropping a take first) and clears it.
+    public static let suspendRequested = Atomic<Bool>(false)
+
+    /// While on, SIGTSTP (e.g. `kill -TSTP`) only sets `suspendRequested`; off puts back the
+    /// handler that was there (ncurses' own). A SIGTSTP the parent ignores stays ignored.
+    public static func catchTerminalStop(_ on: Bool) {
+        _ = suspendRequested.load(ordering: .relaxed)
+        if on, !tstpCaught {
+            let old = signal(SIGTSTP, guardTSTPHandler)
+            if let old, unsafeBitCast(old, to: Int.self) == 1 { signal(SIGTSTP, SIG_IGN); return }
+            previousTSTP = old
+            tstpCaught = true
+        } else if !on, tstpCaught {
+            signal(SIGTSTP, previousTSTP ?? SIG_DFL)
+            tstpCaught = false
+        }
+    }
 
     /// Installs the handler for `restoredSignals` (idempotent) and unblocks them on this thread:
     /// a mask inherited from a parent (some launchers block SIGTERM/SIGHUP) would otherwise keep
@@ -148,7 +173,7 @@ public enum SignalGuard {
     /// Stops the process as the default action of SIGTSTP does (the shell reports the job as
     /// stopped) and returns when it is continued (SIGCONT). Any SIGTSTP handler (ncurses
     /// installs one) is bypassed and put back afterwards.
-    static func stopAsTerminalStop() {
+    public static func stopAsTerminalStop() {
         let old = signal(SIGTSTP, SIG_DFL)
         var set = sigset_t()
         sigemptyset(&set)

@@ -134,6 +134,15 @@ import TestSupport
         #expect(try t.waitFor("\n1\n"), "screen: \(t.dump())")
         try t.type("fg")
         #expect(try t.waitUntil(30) { try t.alternateScreenOn() && t.screen().contains("q: ") }, "screen: \(t.dump())")
+        // SIGTSTP from outside (kill -TSTP) does the same as Ctrl-Z.
+        let shell = try t.tmux(["display-message", "-p", "-t", t.name, "#{pane_pid}"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        let child = children.split(separator: " ").first.flatMap { Int32($0) }
+        let pid = try #require(child, "the app's pid")
+        kill(pid, SIGTSTP)
+        #expect(try t.waitUntil(30) { try !t.alternateScreenOn() && t.keypadFlag() == 0 }, "screen: \(t.dump())")
+        try t.type("fg")
+        #expect(try t.waitUntil(30) { try t.alternateScreenOn() && t.screen().contains("q: ") }, "screen: \(t.dump())")
         try t.keys("q")
         // The `; echo EXIT=$?` already ran when the job stopped (148 = 128 + SIGTSTP); after
         // `fg` the app's own last line says how it ended.
