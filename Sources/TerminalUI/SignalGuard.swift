@@ -115,6 +115,11 @@ public enum SignalGuard {
     /// a mask inherited from a parent (some launchers block SIGTERM/SIGHUP) would otherwise keep
     /// the handler from running. A signal the parent set to be ignored (`nohup`) stays ignored.
     public static func install() {
+        // Every call unblocks on its own thread (the mask is per thread); the handlers go in once.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in restoredSignals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         guard !guardInstalled else { return }
         guardInstalled = true
         // Swift globals are initialised lazily (swift_once, not async-signal-safe): touch every
@@ -123,17 +128,12 @@ public enum SignalGuard {
         _ = cleanupPaths; _ = cleanupCount
         _ = cleanupArmed.load(ordering: .relaxed); _ = politeArmed.load(ordering: .relaxed)
         _ = requested.load(ordering: .relaxed)
-        var set = sigset_t()
-        sigemptyset(&set)
         for s in restoredSignals {
             let old = signal(s, guardHandler)
-            if let old, unsafeBitCast(old, to: Int.self) == 1 {   // SIG_IGN
+            if let old, unsafeBitCast(old, to: Int.self) == 1 {   // SIG_IGN (e.g. nohup): keep ignoring
                 signal(s, SIG_IGN)
-                continue
             }
-            sigaddset(&set, s)
         }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         if !guardAtexitInstalled {
             guardAtexitInstalled = true
             atexit { guardWriteRestore(); guardFD = -1 }
