@@ -5,6 +5,7 @@
 #include <unicode/uenum.h>
 #include <unicode/uversion.h>
 #include <unicode/ustring.h>
+#include <unicode/ubrk.h>
 #include <string.h>
 #include <stdio.h>
 
@@ -61,4 +62,18 @@ const char *cicu_version(void) {
     u_getVersion(v);
     u_versionToString(v, buf);
     return buf;
+}
+
+int cicu_line_breaks(const unsigned short *text, int length, const char *locale, int *out, int capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    UBreakIterator *bi = ubrk_open(UBRK_LINE, locale, (const UChar *)text, length, &status);
+    if (U_FAILURE(status)) return -(int)status;
+    int n = 0;
+    ubrk_first(bi);
+    for (int32_t p = ubrk_next(bi); p != UBRK_DONE; p = ubrk_next(bi)) {
+        if (n < capacity) out[n] = p;
+        n++;
+    }
+    ubrk_close(bi);
+    return n;
 }

@@ -36,6 +36,9 @@ public enum Key: Sendable, Equatable {
     case enter, space, escape, backspace
     /// Ctrl-C read as a key (raw mode) or SIGINT forwarded by the runtime.
     case interrupt
+    /// Ctrl-Z read as a key (raw mode): suspend (the machine drops a take in progress first and
+    /// answers `Effect.suspend`).
+    case suspend
     case character(Character)
 
     /// What the key does in the flow: Enter/Space activate, Esc/Backspace go back, q/Ctrl-C
@@ -45,6 +48,7 @@ public enum Key: Sendable, Equatable {
         case .enter, .space: return .activate
         case .escape, .backspace: return .back
         case .interrupt: return .quit
+        case .suspend: return nil
         case .character(let c):
             switch c {
             case "q", "Q": return .quit
@@ -95,6 +99,15 @@ public enum Event: Sendable, Equatable {
     case timeout
     /// The terminal changed size.
     case terminalResized
+    /// Whether the screen is now below the smallest size that can show the flow (the runtime
+    /// compares the terminal's size with the screens' minimum). While it is, the flow pauses:
+    /// only q and Ctrl-C act, frames do not move the capture on, and a countdown or recording
+    /// in progress is dropped (DECISIONS 2026-12-01 "a window too small pauses the flow").
+    case windowTooSmall(Bool)
+    /// Whether the `?` keys help covers the screen. While it does, frames do not move the
+    /// capture on and a countdown or recording in progress is dropped (reason `keysHelp`), as
+    /// for a window too small: nobody can follow the oval and the hints behind it.
+    case keysHelpShown(Bool)
 }
 
 /// What the runtime must do, in order.
@@ -129,6 +142,8 @@ public enum Effect: Sendable, Equatable {
     case writeResult
     /// Redraw the current screen (the terminal was resized).
     case redraw
+    /// Ctrl-Z: leave the screen and stop the process until it is continued (`fg`), then redraw.
+    case suspend
     /// End the process with this exit code.
     case exit(FlowExit)
 }
@@ -249,6 +264,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// True on the failed screen when it offers Try again (a retryable failure, attempts left).
     public private(set) var canTryAgain = false
 
+    /// True while the window is too small to show the flow (`windowTooSmall`): the flow pauses.
+    public private(set) var windowTooSmall = false
+    /// True while the `?` keys help covers the screen (`keysHelpShown`).
+    public private(set) var keysHelpShown = false
+
     /// The source's frame rate (`sourceFrameRate`), nil until known.
     public private(set) var sourceFps: Double?
 
@@ -332,8 +352,12 @@ public struct CaptureStateMachine: Sendable, Equatable {
         case .modelLoaded:
             guard screen == .loading, loadingStage == .model else { return [] }
             return settings.session.uiConfig.showInstructions ? showInstructions() : afterInstructions()
+        case .keyPressed(.suspend):
+            return dropTake(reason: "suspended") + [.suspend]
         case .keyPressed(let key):
             guard let action = key.action else { return [] }
+            // A window too small to show the flow: only q and Ctrl-C act (issue #18).
+            if windowTooSmall && action != .quit { return [] }
             return handleKey(action)
         case .permissionGranted:
             guard screen == .cameraPermission || screen == .cameraPermissionDenied else { return [] }
@@ -354,6 +378,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
             sourceFps = fps > 0 && fps.isFinite ? fps : nil
             return []
         case .frameGuided(let g):
+            if windowTooSmall || keysHelpShown { return [] }
             return frameGuided(g)
         case .cameraFailed(let reason):
             return fail(.camera(reason))
@@ -372,7 +397,30 @@ public struct CaptureStateMachine: Sendable, Equatable {
             }
         case .terminalResized:
             return [.redraw]
+        case .windowTooSmall(let small):
+            guard small != windowTooSmall else { return [] }
+            windowTooSmall = small
+            return (small ? dropTake(reason: "windowTooSmall") : []) + [.redraw]
+        case .keysHelpShown(let shown):
+            guard shown != keysHelpShown else { return [] }
+            keysHelpShown = shown
+            return (shown ? dropTake(reason: "keysHelp") : []) + [.redraw]
         }
+    }
+
+    /// Drops a countdown or recording in progress (the recording's files go: `abortRecording`)
+    /// and goes back to positioning, reporting `captureRestarted` with `reason`; the capture
+    /// starts again from positioning when the flow moves on. Nothing happens in other phases.
+    private mutating func dropTake(reason: String) -> [Effect] {
+        guard screen == .capture, phase == .countdown || phase == .recording else { return [] }
+        var effects: [Effect] = isRecording ? [.abortRecording] : []
+        effects.append(emit(.captureRestarted, [EventField("reason", .string(reason)), EventField("phase", .string(phase.rawValue)),
+                                                EventField("attempt", .int(attempt))]))
+        phase = .positioning
+        let losses = faceLosses
+        resetAttempt()
+        faceLosses = losses
+        return effects
     }
 
     // MARK: screens

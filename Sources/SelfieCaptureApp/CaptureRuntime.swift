@@ -137,6 +137,8 @@ public final class CaptureRuntime {
 
     // Status line (key i, --debug-overlay).
     var statusVisible = false
+    /// The `?` keys help is shown (TerminalControl.swift).
+    var keysHelpVisible = false
     var sourceRate = RateMeter()
     var drawRate = RateMeter()
     var byteRate = RateMeter()
@@ -170,6 +172,8 @@ public final class CaptureRuntime {
     /// - Throws: `AppError` for what fails before the screen starts (output folder 73, logs).
     public func run() throws -> ExitCode {
         startedAt = setup.wallClock()
+        // SIGTERM/SIGHUP: re-raised once everything below is cleaned up (exit 143/129).
+        defer { SignalGuard.finishTermination() }
         try prepareOutput()
         defer { cleanUp() }
         try openLogs()
@@ -183,8 +187,10 @@ public final class CaptureRuntime {
 
         statusVisible = setup.debugOverlay
         send(.started)
+        reportWindowSize()
         while exitCode == nil {
-            if CaptureRuntime.interrupted.load(ordering: .relaxed) != 0 {
+            if SignalGuard.suspendRequested.exchange(false, ordering: .relaxed) { send(.keyPressed(.suspend)) }
+            if SignalGuard.requested.load(ordering: .relaxed) != 0 {
                 send(.keyPressed(.interrupt))
                 if exitCode == nil { exitCode = .cancelled }
                 break
@@ -317,6 +323,7 @@ public final class CaptureRuntime {
             throw AppError.media(error) ?? AppError.cannotCreateOutput(path: setup.outputRequested ?? ".", reason: "\(error)")
         }
         folderCreated = !existed
+        registerUnfinishedOutput()
     }
 
     func openLogs() throws {
@@ -383,6 +390,7 @@ public final class CaptureRuntime {
            let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path), entries.isEmpty {
             rmdir(folder.path)
         }
+        SignalGuard.clearCleanup()
     }
 
     /// Removes the partial video and any frames collected during the attempt.
@@ -435,9 +443,10 @@ public final class CaptureRuntime {
         while let input = backend.readInput(timeoutMs: 0) {
             switch input {
             case .key(let k):
+                if keysHelpConsumes(k) { break }
                 if k == .character("i") { toggleStatusLine() }
                 send(.keyPressed(k))
-            case .resized: send(.terminalResized); needsRedraw = true
+            case .resized: send(.terminalResized); reportWindowSize(); needsRedraw = true
             }
             if exitCode != nil { return }
         }
@@ -448,6 +457,7 @@ public final class CaptureRuntime {
     func send(_ event: Event? = nil) {
         perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? []))
         for k in driver.playedKeys where k == .character("i") { toggleStatusLine() }
+        for k in driver.playedKeys where k == .character("?") { _ = keysHelpConsumes(k) }
     }
 
     /// `i` (typed or scripted) shows or hides the status line; the machine ignores the key.
@@ -750,7 +760,7 @@ public final class CaptureRuntime {
         context.reducedMotion = setup.reducedMotion
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
         context.notice = openingWaitShown.map { setup.strings.text("selfie_capture_waiting_source", [.int($0)]) } ?? stringsNotice
-        backend.draw(Screens.render(view, context: context))
+        backend.draw(withKeysHelp(Screens.render(view, context: context), context: context))
         let bytes = backend.bytesWritten
         if machine.screen == .capture {
             captureDraws += 1
@@ -834,6 +844,8 @@ public final class CaptureRuntime {
                 writeResult()
             case .redraw:
                 needsRedraw = true
+            case .suspend:
+                suspendTerminal()
             case .exit(let code):
                 if exitCode == nil { exitCode = ExitCode(flow: code) }
             }
@@ -851,6 +863,7 @@ public final class CaptureRuntime {
             rmdir(f.path)
             folder = nil
         }
+        registerUnfinishedOutput()
         failure = nil
         guidance.reset()
         needsRedraw = true
@@ -935,6 +948,7 @@ public final class CaptureRuntime {
             do {
                 folder = try OutputFolder.prepare(requested: nil, parent: setup.outputParent, date: setup.wallClock())
                 folderCreated = true
+                registerUnfinishedOutput()
             } catch {
                 fail(with: AppError.media(error) ?? .cannotCreateOutput(path: setup.outputParent, reason: "\(error)"))
                 return
@@ -1048,6 +1062,7 @@ public final class CaptureRuntime {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.fileName), reason: EvidenceFolder.describe(error)))
             return
         }
+        SignalGuard.clearCleanup()   // published: a signal no longer removes it
         driver.report(FlowEvent(.outputSaved, tMs: clock.nowMs(), fields: [
             EventField("folder", .string(folder.path)),
             EventField("result", .string(resultPath)),
@@ -1095,33 +1110,17 @@ public final class CaptureRuntime {
 
     // MARK: signals
 
-    /// Set (to the signal number) by SIGINT/SIGTERM/SIGHUP; the loop ends the run cleanly.
-    static let interrupted = Atomic<Int32>(0)
-    nonisolated(unsafe) static var previousHandlers: [Int32: sighandler_t?] = [:]
-
-    /// First signal: set the flag (async-signal-safe atomic store). Second: the handler that was
-    /// there before (curses' restore-and-reraise), or the default action.
+    /// SIGINT/SIGTERM/SIGHUP end the loop cleanly (`SignalGuard`, the one home of signal
+    /// handling: the first one sets `SignalGuard.requested`, which the loop polls).
     static func installInterruptHandlers() {
-        for s in [SIGINT, SIGTERM, SIGHUP] {
-            let old = signal(s) { sig in
-                if CaptureRuntime.interrupted.exchange(sig, ordering: .relaxed) != 0 {
-                    signal(sig, SIG_DFL)
-                    raise(sig)
-                }
-            }
-            previousHandlers[s] = old
-        }
-        // A parent may start us with these blocked (a test runner's thread, some supervisors):
-        // Ctrl-C must still end the run (issue #14: q and Ctrl-C act within 200 ms).
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, s) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        SignalGuard.install()
+        SignalGuard.setPolite(true)
+        SignalGuard.catchTerminalStop(true)   // kill -TSTP suspends as Ctrl-Z does
     }
 
     static func removeInterruptHandlers() {
-        for (s, h) in previousHandlers { signal(s, h ?? SIG_DFL) }
-        previousHandlers = [:]
+        SignalGuard.setPolite(false)
+        SignalGuard.catchTerminalStop(false)
     }
 }
 

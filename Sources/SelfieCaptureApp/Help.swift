@@ -56,6 +56,9 @@ public enum Help {
       73   cannot create output 75   timed out, or the source ended first
       77   camera permission denied 78   video encoder cannot open
       130  cancelled (Ctrl-C or q; on the result screen q exits 0, files kept)
+      128+N  ended by signal N (143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, ...): the terminal
+           is restored and an unfinished recording removed first
+    Keys: ? shows the keys of the screen; Ctrl-Z suspends (fg resumes).
 
     """
 

@@ -41,11 +41,15 @@ public protocol TerminalBackend: AnyObject {
     var bytesWritten: UInt64? { get }
     /// Rings the terminal bell once (`--sound`); backends without a terminal do nothing.
     func bell()
+    /// Ctrl-Z or SIGTSTP: leave the screen (curses), stop the process until `fg`, come back.
+    func suspend()
 }
 
 extension TerminalBackend {
     public var bytesWritten: UInt64? { nil }
     public func bell() {}
+    /// Without a screen to leave: stop until continued, as SIGTSTP's default action does.
+    public func suspend() { SignalGuard.stopAsTerminalStop() }
 }
 
 /// Draws nothing and reads nothing (scripted runs, `--renderer null`).

@@ -1,3 +1,4 @@
+import Localization
 // The cell grid every screen draws into. Backends turn it into terminal output; tests compare it
 // as text plus a style layer (DESIGN.md "Screens").
 
@@ -81,28 +82,33 @@ public struct Cell: Hashable, Sendable {
     public var isContinuation: Bool { text == nil }
 }
 
-/// Display width of characters in terminal cells (bug reports TUI-10, TUI-11): 2 for East Asian
-/// wide/fullwidth and emoji ranges, 0 for combining marks, 1 for everything else, including
-/// characters a libc `wcwidth` would call -1 (so column arithmetic never goes negative).
-/// Pure Swift so layout does not depend on the process locale.
+/// Display width of characters in terminal cells, as terminals lay them out (bug reports TUI-10,
+/// TUI-11): 2 for East_Asian_Width W and F (UAX #11) and for Emoji_Presentation characters
+/// (UTS #51); 0 for combining marks, ZWJ/ZWNJ and variation selectors (General_Category Mn, Me,
+/// Cf); 1 for everything else, including characters a libc `wcwidth` would call -1 (newer than
+/// its tables), so column arithmetic never goes negative. The ranges are `UnicodeWidthTable`,
+/// generated from the Unicode 15.0.0 data files by `scripts/gen-width-table.py`. Pure Swift,
+/// so layout does not depend on the process locale.
 public enum DisplayWidth {
-    /// Width of one scalar: 0, 1 or 2.
+    /// The Unicode version of the width table.
+    public static var unicodeVersion: String { UnicodeWidthTable.unicodeVersion }
+
+    /// Width of one scalar: 0, 1 or 2 (`UnicodeWidthTable`).
     public static func of(_ s: Unicode.Scalar) -> Int {
         let v = s.value
         if v < 0x300 { return 1 }
-        switch s.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark: return 0
-        default: break
+        if contains(UnicodeWidthTable.zero, v) { return 0 }
+        return contains(UnicodeWidthTable.wide, v) ? 2 : 1
+    }
+
+    /// Binary search of sorted, disjoint closed ranges.
+    static func contains(_ ranges: [(UInt32, UInt32)], _ v: UInt32) -> Bool {
+        var lo = 0, hi = ranges.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            if v < ranges[mid].0 { hi = mid - 1 } else if v > ranges[mid].1 { lo = mid + 1 } else { return true }
         }
-        if v == 0x200B || v == 0x200C || v == 0x200D || (0xFE00...0xFE0F).contains(v) { return 0 }
-        if (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
-            || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
-            || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
-            || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
-            || (0x1F900...0x1F9FF).contains(v) || (0x20000...0x3FFFD).contains(v) {
-            return 2
-        }
-        return 1
+        return false
     }
 
     /// Width of a grapheme: the widest of its scalars (a base plus combining marks is 1).
@@ -128,22 +134,30 @@ public enum DisplayWidth {
         return out + "…"
     }
 
-    /// Words of `s` wrapped into lines of at most `width` cells (a word longer than a line is cut).
+    /// `s` wrapped into lines of at most `width` cells at the line-break opportunities of UAX #14
+    /// (`Localization.LineBreaks`, ICU's line-break iterator): between words, and between
+    /// ideographs in Chinese and Japanese text without spaces. Spaces at a break are dropped;
+    /// `\n` starts a new line. A piece with no opportunity inside that is wider than a line (a
+    /// long path) is cut with `…`.
     public static func wrap(_ s: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         for paragraph in s.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = "", lineW = 0
-            for word in paragraph.split(separator: " ") {
+            var line = "", lineW = 0, pendingSpaces = 0
+            for segment in LineBreaks.segments(String(paragraph)) {
+                var word = Substring(segment)
+                var trailing = 0
+                while word.last == " " { word = word.dropLast(); trailing += 1 }
                 let w = String(word), ww = of(w)
-                if lineW == 0 {
+                if lineW == 0 && line.isEmpty {
                     line = ww > width ? truncate(w, to: width) : w; lineW = min(ww, width)
-                } else if lineW + 1 + ww <= width {
-                    line += " " + w; lineW += 1 + ww
+                } else if lineW + pendingSpaces + ww <= width {
+                    line += String(repeating: " ", count: pendingSpaces) + w; lineW += pendingSpaces + ww
                 } else {
                     lines.append(line)
                     line = ww > width ? truncate(w, to: width) : w; lineW = min(ww, width)
                 }
+                pendingSpaces = line.isEmpty ? 0 : trailing
             }
             lines.append(line)
         }

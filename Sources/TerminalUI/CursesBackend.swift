@@ -4,48 +4,8 @@ import CaptureFlow
 import Glibc
 #endif
 
-// MARK: restore on signals (bug reports TUI-04, TUI-05, TUI-06)
-//
-// The handler may only do async-signal-safe things: it writes precomputed bytes (rmcup, cnorm,
-// sgr0 from terminfo) with write(2), retrying EAGAIN/EINTR, restores the saved termios with
-// tcsetattr(3), resets the signal to its default action and re-raises it, so the process still
-// dies of the signal (and a shell reports 128+N). SIGKILL cannot be caught: `reset` or
-// `stty sane` fixes the terminal then.
-
-nonisolated(unsafe) private var restoreFD: Int32 = -1
-nonisolated(unsafe) private var restoreBytes = [UInt8](repeating: 0, count: 256)
-nonisolated(unsafe) private var restoreLength = 0
-nonisolated(unsafe) private var restoreTermios = termios()
-nonisolated(unsafe) private var restoreTermiosValid = false
-nonisolated(unsafe) private var atexitInstalled = false
-
-/// Signals after which the terminal is restored before the process dies.
-let restoredSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT]
-
-private func writeRestoreSequence() {
-    guard restoreFD >= 0 else { return }
-    var off = 0, spins = 0
-    restoreBytes.withUnsafeBufferPointer { buf in
-        guard let base = buf.baseAddress else { return }
-        while off < restoreLength && spins < 10_000 {
-            let n = write(restoreFD, base + off, restoreLength - off)
-            if n > 0 { off += n } else if n < 0 && (errno == EAGAIN || errno == EINTR) { spins += 1 } else { break }
-        }
-    }
-    if restoreTermiosValid { _ = tcsetattr(restoreFD, TCSANOW, &restoreTermios) }
-}
-
-private func restoreAndReraise(_ sig: Int32) {
-    writeRestoreSequence()
-    restoreFD = -1
-    signal(sig, SIG_DFL)
-    raise(sig)
-}
-
-private func restoreAtExit() {
-    writeRestoreSequence()
-    restoreFD = -1
-}
+// Restore on signals and at exit: `SignalGuard` (SignalGuard.swift), the one home of signal
+// handling. The backend hands it the restore bytes and the saved termios.
 
 /// The curses screen backend: ncursesw on the alternate screen, wide characters, colour pairs
 /// from a cache (all pairs come from it, so no fixed pair can be overwritten; when the pair
@@ -153,33 +113,18 @@ public final class CursesBackend: TerminalBackend {
         colorMode = Self.colorMode(detected: detected, requested: colors)
         glyphs = utf8 ? .unicode : .asciiOnly
 
-        // Restore sequence for signals and exit.
+        // Restore sequence for signals and exit (SignalGuard): attributes off, screen cleared (no
+        // face left on a terminal without an alternate screen), cursor shown, keypad-transmit
+        // off (rmkx), alternate screen off. We set no mouse mode.
         var bytes: [UInt8] = []
-        for cap in ["sgr0", "cnorm", "rmcup"] {
+        for cap in ["sgr0", "clear", "cnorm", "rmkx", "rmcup"] {
             if let p = tigetstr(cap), Int(bitPattern: p) != -1 {
                 bytes += Array(String(cString: p).utf8)
             }
         }
         bytes += Array("\r\n".utf8)
-        restoreLength = min(bytes.count, restoreBytes.count)
-        for i in 0..<restoreLength { restoreBytes[i] = bytes[i] }
-        restoreTermios = saved
-        restoreTermiosValid = haveTermios
-        restoreFD = outputFD
-        // Handlers, and the signals unblocked on this thread: a mask inherited from a parent
-        // (some launchers block SIGTERM/SIGHUP) would otherwise keep the handler from running.
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in restoredSignals {
-            let old = signal(s, restoreAndReraise)
-            if let old, unsafeBitCast(old, to: Int.self) == 1 {  // SIG_IGN (e.g. nohup): keep ignoring
-                signal(s, SIG_IGN)
-                continue
-            }
-            sigaddset(&set, s)
-        }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        if !atexitInstalled { atexitInstalled = true; atexit { restoreAtExit() } }
+        SignalGuard.armTerminal(fd: outputFD, bytes: bytes, saved: haveTermios ? saved : nil)
+        SignalGuard.install()
 
         if quietStderr && isatty(2) == 1 {
             savedStderr = dup(2)
@@ -406,6 +351,7 @@ public final class CursesBackend: TerminalBackend {
             case 27: return .key(.escape)
             case 8, 127: return .key(.backspace)
             case 3: return .key(.interrupt)
+            case 26: return .key(.suspend)   // Ctrl-Z (raw mode: no SIGTSTP from the tty)
             default:
                 guard code > 32, let s = Unicode.Scalar(UInt32(code)) else { continue }
                 return .key(.character(Character(s)))
@@ -413,21 +359,46 @@ public final class CursesBackend: TerminalBackend {
         }
     }
 
-    /// Leaves curses (alternate screen off, cursor shown, modes restored), puts stderr back and
-    /// removes the signal handlers.
     /// One terminal bell (`--sound`, issue #17), sent through curses' own output (`beep(3X)`
     /// writes the terminal's `bel` and flushes), so it is not lost between screen updates; over
     /// SSH it rings the terminal the person sits at.
     public func bell() { _ = beep() }
 
+    /// Leaves curses (screen cleared first, so no preview frame stays on a terminal without an
+    /// alternate screen; alternate screen off, cursor shown, modes restored) and puts stderr back.
     public func end() {
         guard !ended else { return }
         ended = true
-        for s in restoredSignals { signal(s, SIG_DFL) }
-        restoreFD = -1
+        SignalGuard.disarmTerminal()
+        clearScreen()
         _ = curs_set(1)
         terminal.end()
         if savedStderr >= 0 { dup2(savedStderr, 2); close(savedStderr); savedStderr = -1 }
+    }
+
+    /// Ctrl-Z (issue #18): clears the screen (no face left under the shell's prompt), leaves
+    /// curses, stops the process as SIGTSTP's default action does (the shell's job control takes
+    /// over), and when continued (`fg`, SIGCONT) re-enters curses and repaints from scratch.
+    /// Returns once the process runs again; the caller draws the current screen.
+    public func suspend() {
+        guard !ended else { return }
+        clearScreen()
+        SignalGuard.disarmTerminal()
+        _ = curs_set(1)
+        endwin()
+        SignalGuard.stopAsTerminalStop()
+        SignalGuard.rearmTerminal()
+        _ = curs_set(0)
+        _ = clearok(cnc_stdscr(), true)
+        _ = wrefresh(cnc_stdscr())
+        previous = nil
+    }
+
+    /// Blanks the whole screen now (default colours), e.g. before leaving curses.
+    func clearScreen() {
+        werase(cnc_stdscr())
+        _ = wrefresh(cnc_stdscr())
+        previous = nil
     }
 
     deinit { end() }

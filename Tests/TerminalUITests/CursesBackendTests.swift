@@ -165,9 +165,12 @@ final class PtyReader: @unchecked Sendable {
         return FileManager.default.isExecutableFile(atPath: p) ? p : nil
     }()
 
-    /// A process killed by SIGTERM, SIGHUP or SIGSEGV while curses draws leaves the terminal
-    /// restored (rmcup, cnorm) and still dies of that signal (TUI-04).
-    @Test(.enabled(if: helper != nil, ".build/debug/bench-ui absent (run swift build)"), arguments: [SIGTERM, SIGHUP, SIGSEGV])
+    /// A process killed by any signal `SignalGuard` catches while curses draws (no loop polls
+    /// here, so SIGTERM/SIGHUP take the fatal path too) leaves the terminal restored (xterm's
+    /// rmcup, cnorm, rmkx, and the screen cleared: issue #18) and still dies of that signal
+    /// (TUI-04).
+    @Test(.enabled(if: helper != nil, ".build/debug/bench-ui absent (run swift build)"),
+          arguments: [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT])
     func signalRestoresTheTerminal(sig: Int32) throws {
         try withPty(cols: 80, rows: 24) { slave, reader, closeSlave in
             let r = try ChildProcess.run(Self.helper ?? "/bin/false", ["--signal-check", String(sig)],
@@ -181,6 +184,8 @@ final class PtyReader: @unchecked Sendable {
             let tail = out[drawn.upperBound...]
             #expect(tail.contains("\u{1B}[?1049l"), "rmcup after the frame: \(tail.debugDescription)")
             #expect(tail.contains("\u{1B}[?25h"), "cnorm after the frame: \(tail.debugDescription)")
+            #expect(tail.contains("\u{1B}[?1l\u{1B}>"), "rmkx after the frame: \(tail.debugDescription)")
+            #expect(tail.contains("\u{1B}[H\u{1B}[2J"), "clear after the frame: \(tail.debugDescription)")
         }
     }
 

@@ -10,6 +10,12 @@
 int cicu_plural_category(const char *locale, double number, int fractionDigits, char *out, size_t outSize);
 /// Writes the locale's plural keywords, space-separated, into `out`. Returns 0 or a UErrorCode.
 int cicu_plural_keywords(const char *locale, char *out, size_t outSize);
+/// Line-break opportunities of UAX #14 (ICU's line-break iterator, `ubrk_open(UBRK_LINE)`) in
+/// `length` UTF-16 code units at `text`, for `locale` ("" = root). Writes up to `capacity`
+/// offsets (UTF-16 code units, ascending; each is a position where a line may start, the last
+/// one is `length`; 0 is not included) into `out`. Returns how many there are (it may exceed
+/// `capacity`: call again with more room), or -(UErrorCode) on failure.
+int cicu_line_breaks(const unsigned short *text, int length, const char *locale, int *out, int capacity);
 /// ICU's version string (e.g. "72.1").
 const char *cicu_version(void);
 #endif
