@@ -149,14 +149,15 @@ public struct CaptureSetup {
         }
         var layout = Layout()
         if let path = a.value("--layout") {
-            guard access(path, R_OK) == 0 else { throw AppError.inputMissing(path: path) }
+            guard access(path, R_OK) == 0 else { throw AppError.inputProblem(path) }
             do { layout = Layout(overrides: try LayoutOverrides.load(path: path)) } catch {
                 throw AppError.badData("\(error)")
             }
         }
         if a.flag("--guide-before-start") { layout.overrides.guideBeforeStart = true }
-        let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"))
-        for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputMissing(path: dir) }
+        let builtIn = try AppResources.requireStringTables()
+        let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"), builtInPath: builtIn)
+        for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputProblem(dir) }
 
         // Source: the spec, or the first V4L2 camera.
         let spec: String
@@ -172,8 +173,12 @@ public struct CaptureSetup {
                                         expects: "/dev/videoN, a .avi, .mjpeg or .y4m file, - or demo")
         }
         if kind == .avi || kind == .mjpegStream || kind == .y4m, spec != "-", access(spec, R_OK) != 0 {
-            throw AppError.inputMissing(path: spec)
+            throw AppError.inputProblem(spec)
         }
+        // A camera path that is not there is said before the screen starts ("no camera at …"),
+        // not as a camera that stopped working; the demo's photo is found now too.
+        if kind == .camera, access(spec, F_OK) != 0, errno == ENOENT { throw AppError.cameraMissing(path: spec) }
+        if kind == .demo { _ = try AppResources.requireDemoPhoto() }
         if spec == "-", a.flag("--loop") {
             // A pipe cannot be read twice; saying so beats "ended … (use --loop)" at its end.
             throw AppError.invalidValue(option: "--loop", value: "--source -",

@@ -1050,26 +1050,12 @@ extension ExitCode {
     }
 }
 
-/// The demo face photo, found beside the built-in tables (see `Localizer.standard`).
+/// The demo face photo, where `ResourceLocator` finds it (`$SELFIE_CAPTURE_DEMO_PHOTO`, the
+/// installed `share/selfie-capture/demo/`, the build tree's `Resources/demo/`).
 enum DemoPhoto {
-    static let relative = "Resources/demo/astronaut.png"
-
-    /// `$SELFIE_CAPTURE_DEMO_PHOTO`, else `Resources/demo/astronaut.png` under the project root
-    /// found from the executable's real path or the current folder, else Debian's python3-skimage copy.
     static let load: @Sendable () throws -> Image = {
-        var candidates: [String] = []
-        if let p = ProcessInfo.processInfo.environment["SELFIE_CAPTURE_DEMO_PHOTO"] { candidates.append(p) }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-            while dir.path != "/" {
-                candidates.append(dir.appendingPathComponent(relative).path)
-                dir.deleteLastPathComponent()
-            }
-        }
-        candidates.append(relative)
-        candidates.append("/usr/lib/python3/dist-packages/skimage/data/astronaut.png")
-        for path in candidates where access(path, R_OK) == 0 { return try ImageFile.loadRGB(path: path) }
-        throw MediaError.demoPhotoMissing
+        guard let path = try? AppResources.requireDemoPhoto() else { throw MediaError.demoPhotoMissing }
+        return try ImageFile.loadRGB(path: path)
     }
 }
 

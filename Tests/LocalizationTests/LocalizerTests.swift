@@ -48,7 +48,7 @@ private let count = stringsdict("files", "%#@n@", [("n", [plural, valueType("d")
     }
 
     @Test func explicitThenEnvironment() {
-        let inputs = memoryInputs(["/root/Localizations/en.lproj/Localizable.strings": ""],
+        let inputs = memoryInputs(["/root/Localizations/en.lproj/Localizable.strings": "", "/env/L/en.lproj/Localizable.strings": ""],
                                   env: ["SELFIE_CAPTURE_LOCALIZATIONS": "/env/L"], exe: "/root/.build/debug/selfie-capture")
         #expect(LocalizationPaths.resolve(explicitBuiltIn: "/x/L", stringsDirectories: [], inputs: inputs).builtIn == "/x/L")
         #expect(LocalizationPaths.resolve(stringsDirectories: [], inputs: inputs).builtIn == "/env/L")
