@@ -251,7 +251,16 @@ public final class CaptureRuntime {
             backend = NullBackend()
         case .plain:
             let console = setup.console
-            backend = PlainBackend { console.out($0) }
+            guard setup.terminalKeys else { backend = PlainBackend { console.out($0) }; return }
+            // Keys typed as lines on the terminal (stdin, or /dev/tty when stdin is the video).
+            var keysFD: Int32 = STDIN_FILENO
+            if isatty(STDIN_FILENO) == 0 {
+                keysFD = open("/dev/tty", O_RDONLY | O_CLOEXEC)
+                guard keysFD >= 0 else {
+                    throw AppError.cameraUnavailable("cannot read keys: standard input is not a terminal and /dev/tty cannot be opened (\(String(cString: strerror(errno)))); use --unattended or --keys")
+                }
+            }
+            backend = LinePlainBackend(inputFD: keysFD, intro: setup.strings.text("selfie_capture_plain_keys")) { console.out($0) }
         case .curses:
             // With `--source -` stdin is the video pipe: curses reads its keys from the
             // controlling terminal instead (issue #14; what `less` and `vipe` do).
@@ -637,20 +646,27 @@ public final class CaptureRuntime {
             nextDrawDueMs = max(nextDrawDueMs + interval, now + interval / 2)
         }
         needsRedraw = false
-        let loading = LoadingViewState(stage: machine.loadingStage,
+        var loading = LoadingViewState(stage: machine.loadingStage,
                                        elapsedMs: loadingSince.map { now - $0 },
                                        modelLoadMs: modelLoadMs)
+        let isCamera = setup.sourceKind == .camera
+        if !isCamera, loading.stage == .camera { loading.message = setup.strings.text("selfie_capture_loading_video") }
         var view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: loading,
                                    result: resultView())
-        if case .capture(var state) = view, let w = sourceWaitShownSeconds {
-            state.sourceWaitSeconds = w
+        if case .capture(var state) = view {
+            state.sourceWaitSeconds = sourceWaitShownSeconds
+            state.sourceIsCamera = isCamera
             view = .capture(state)
+        }
+        if case .failed(var state) = view {
+            state.sourceIsCamera = isCamera
+            view = .failed(state)
         }
         var context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
-        context.notice = openingWaitShown.map { setup.strings.text("selfie_capture_waiting_source", [.int($0)]) } ?? stringsNotice
+        context.notice = openingWaitShown.map { setup.strings.text(isCamera ? "selfie_capture_waiting_source" : "selfie_capture_waiting_video", [.int($0)]) } ?? stringsNotice
         backend.draw(Screens.render(view, context: context))
         let bytes = backend.bytesWritten
         if machine.screen == .capture {

@@ -44,6 +44,7 @@ public enum Commands {
             OptionSpec("--loop", .flag, help: "restart a file source at its end; an attempt still positioning or counting down then fails (and may be retried)"),
             OptionSpec("--timeout", .number(0.1...86_400), help: "fail an attempt after SECONDS on the loading and capture screens; a retry restarts the timer (exit 75 after the last attempt)"),
             OptionSpec("--max-attempts", .integer(1...1000), help: "attempts before giving up (exit 75) after a timeout or a --loop source's end (default 3; 1 in unattended runs, which retry by themselves only when this is given)"),
+            OptionSpec("--unattended", .flag, help: "nobody answers the screens: skip instructions and permission, start by itself, exit at the result (the default only without a terminal on stdin; on a terminal every screen waits for its key, with TERM=dumb too)"),
         ])
 
     public static let analyze = CommandSpec(
