@@ -13,6 +13,7 @@ PACKAGES=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev   # --video-format mp4 (H.264 via libx264, MP4)
   libssl-dev                           # OpenSSL libcrypto: SHA-256 of the evidence manifest
   ffmpeg tmux                          # test oracles: ffprobe/ffmpeg, a real terminal
+  man-db zsh                           # make install's test: man -l renders the page, zsh -n the completion
   python3-numpy python3-pil            # scripts/make-backlight-clip.py (a test clip from shared/media/people)
   pkg-config
   time bc                              # make bench: peak RSS and ratios

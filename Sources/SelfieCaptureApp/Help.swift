@@ -86,7 +86,8 @@ public enum Help {
     Exit codes:
       0    recorded (or the command succeeded)
       64   usage error          65   bad data (string or video file)
-      66   input missing        69   camera unavailable or busy
+      66   input missing or unreadable (a file, no camera at the path, the built-in texts)
+      69   camera unavailable or busy
       73   cannot create output 75   timed out, or the source ended first
       77   camera permission denied 78   video encoder cannot open
       130  cancelled (Ctrl-C or q; on the result screen q exits 0, files kept)
