@@ -166,7 +166,9 @@ public enum Completions {
         case .words(let w): spec += ":" + msg + ":(" + w.joined(separator: " ") + ")"
         case .files: spec += ":" + msg + ":_files"
         case .folders: spec += ":" + msg + ":_files -/"
-        case .source: spec += ":" + msg + ":{_alternative 'special:source:(demo -)' 'files:file:_files'}"
+        // Colons inside an action are escaped: `_arguments` reads unescaped ones as the start of
+        // another argument of the option.
+        case .source: spec += ":" + msg + ":{_alternative 'special\\:source\\:(demo -)' 'files\\:file\\:_files'}"
         }
         return spec
     }
