@@ -260,7 +260,11 @@ public final class CaptureRuntime {
                     throw AppError.cameraUnavailable("cannot read keys: standard input is not a terminal and /dev/tty cannot be opened (\(String(cString: strerror(errno)))); use --unattended or --keys")
                 }
             }
-            backend = LinePlainBackend(inputFD: keysFD, intro: setup.strings.text("selfie_capture_plain_keys")) { console.out($0) }
+            let intro = setup.strings.text("selfie_capture_plain_keys")
+            // Screens sent to a file or pipe: the person at the terminal still learns that the
+            // run waits for their keys.
+            if isatty(STDOUT_FILENO) == 0 { console.err("\(ErrorReport.program): " + intro + "\n") }
+            backend = LinePlainBackend(inputFD: keysFD, intro: intro) { console.out($0) }
         case .curses:
             // With `--source -` stdin is the video pipe: curses reads its keys from the
             // controlling terminal instead (issue #14; what `less` and `vipe` do).

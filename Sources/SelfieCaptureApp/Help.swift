@@ -17,6 +17,7 @@ public enum Help {
           selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]
           selfie-capture strings lint DIR... [--base en] [--format text|json]
           selfie-capture strings convert FILE.xcstrings --to DIR | DIR --to FILE.xcstrings
+          selfie-capture help --man | --completion bash|zsh   man page or completion script (make install)
 
         Commands:
 
