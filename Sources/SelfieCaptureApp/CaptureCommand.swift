@@ -16,6 +16,7 @@ import Glibc
 public enum CaptureCommand {
     public static let handler: CommandHandler = { args, console in
         let setup = try CaptureSetup.make(args, environment: ProcessInfo.processInfo.environment, console: console)
+        try setup.checkCameraPath()
         return try CaptureRuntime(setup: setup).run()
     }
 }
@@ -206,9 +207,7 @@ public struct CaptureSetup {
         if kind == .avi || kind == .mjpegStream || kind == .y4m, spec != "-", access(spec, R_OK) != 0 {
             throw AppError.inputProblem(spec)
         }
-        // A camera path that is not there is said before the screen starts ("no camera at …"),
-        // not as a camera that stopped working; the demo's photo is found now too.
-        if kind == .camera, access(spec, F_OK) != 0, errno == ENOENT { throw AppError.cameraMissing(path: spec) }
+        // The demo's photo is found before the screen starts (a camera path: `checkCameraPath`).
         if kind == .demo { _ = try AppResources.requireDemoPhoto() }
         if spec == "-", a.flag("--loop") {
             // A pipe cannot be read twice; saying so beats "ended … (use --loop)" at its end.
@@ -243,6 +242,17 @@ public struct CaptureSetup {
         default: break
         }
         return setup
+    }
+}
+
+extension CaptureSetup {
+    /// A camera path that is not there is said before the screen starts ("no camera at …",
+    /// 66), not as a camera that stopped working. Skipped when `cameraSystem` (a test's fake
+    /// device) stands in for the kernel.
+    /// - Throws: `AppError.cameraMissing`.
+    public func checkCameraPath() throws {
+        guard sourceKind == .camera, cameraSystem == nil else { return }
+        if access(sourceSpec, F_OK) != 0, errno == ENOENT { throw AppError.cameraMissing(path: sourceSpec) }
     }
 }
 
