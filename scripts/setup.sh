@@ -14,6 +14,7 @@ PACKAGES=(
   libssl-dev                           # OpenSSL libcrypto: SHA-256 of the evidence manifest
   ffmpeg tmux                          # test oracles: ffprobe/ffmpeg, a real terminal
   unicode-data                         # width table source and test oracle (EastAsianWidth, emoji-data, LineBreakTest)
+  man-db zsh                           # make install's test: man -l renders the page, zsh -n the completion
   python3-numpy python3-pil            # scripts/make-backlight-clip.py (a test clip from shared/media/people)
   pkg-config
   time bc                              # make bench: peak RSS and ratios

@@ -39,8 +39,10 @@ public struct Announcement: Sendable, Equatable, CustomStringConvertible {
 /// `--no-mirror` the preview is the camera's view, left and right are swapped for the person,
 /// and so are the spoken directions. Up and down are the same in both.
 public enum AnnouncementRules {
-    /// The announcement for `m`'s state; `mirrored` as `GuidanceConfig.mirror`.
-    public static func current(_ m: CaptureStateMachine, mirrored: Bool = true) -> Announcement? {
+    /// The announcement for `m`'s state; `mirrored` as `GuidanceConfig.mirror`; `sourceIsCamera`
+    /// words a source failure as the camera's or as the video's (issue #18: words that say what
+    /// happened).
+    public static func current(_ m: CaptureStateMachine, mirrored: Bool = true, sourceIsCamera: Bool = true) -> Announcement? {
         switch m.screen {
         case .loading: return Announcement(.loading, key: "selfie_capture_loading_title")
         case .instructions: return Announcement(.instructions, key: "selfie_capture_announce_instructions")
@@ -55,7 +57,7 @@ public enum AnnouncementRules {
         case .failed:
             let reason: Announcement.Argument
             switch m.failure {
-            case .camera?: reason = .key("selfie_capture_failed_camera_disconnected")
+            case .camera?: reason = .key(sourceIsCamera ? "selfie_capture_failed_camera" : "selfie_capture_failed_video")
             case .sourceEnded?: reason = .key("selfie_capture_failed_source_ended")
             case .faceLost?: reason = .key("selfie_capture_failed_face_lost")
             case .timeout?, nil: reason = .key("selfie_capture_failed_timeout")
@@ -148,16 +150,19 @@ public struct AnnouncementPacer: Sendable, Equatable {
 /// `AnnouncementPacer`.
 public struct Announcer: Sendable, Equatable {
     public var mirrored: Bool
+    /// Whether the source is a camera (a failure is the camera's) or a file, pipe or the demo.
+    public var sourceIsCamera: Bool
     public private(set) var pacer: AnnouncementPacer
 
-    public init(mirrored: Bool = true, minIntervalMs: Int = 1500) {
+    public init(mirrored: Bool = true, sourceIsCamera: Bool = true, minIntervalMs: Int = 1500) {
         self.mirrored = mirrored
+        self.sourceIsCamera = sourceIsCamera
         pacer = AnnouncementPacer(minIntervalMs: minIntervalMs)
     }
 
     /// Feeds the machine's state after a loop turn; returns what to say now, if anything.
     public mutating func update(_ m: CaptureStateMachine, nowMs: Int) -> Announcement? {
-        pacer.observe(AnnouncementRules.current(m, mirrored: mirrored))
+        pacer.observe(AnnouncementRules.current(m, mirrored: mirrored, sourceIsCamera: sourceIsCamera))
         return pacer.poll(nowMs: nowMs)
     }
 }

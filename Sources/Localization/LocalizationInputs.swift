@@ -53,9 +53,10 @@ public struct LocalizationPaths: Sendable, Equatable {
 
     /// Resolves the folders from the inputs.
     ///
-    /// Built-in tables: `explicitBuiltIn`, else `$SELFIE_CAPTURE_LOCALIZATIONS`, else the first
-    /// folder holding `Localizations/en.lproj` walking up from the executable's directory (the
-    /// binary lives at `<root>/.build/<config>/selfie-capture`). Overrides: the XDG folder
+    /// Built-in tables: `explicitBuiltIn`, else what `ResourceLocator.locate` finds
+    /// (`$SELFIE_CAPTURE_LOCALIZATIONS`, the installed `<exe dir>/../share/selfie-capture/Localizations`,
+    /// then the build tree's `Localizations/` up from the executable); nil when none is found.
+    /// Overrides: the XDG folder
     /// (`$XDG_CONFIG_HOME`, or `$HOME/.config` per the XDG base-directory spec) when it exists,
     /// then `stringsDirectories` in order.
     public static func resolve(explicitBuiltIn: String? = nil, stringsDirectories: [String],
@@ -63,16 +64,8 @@ public struct LocalizationPaths: Sendable, Equatable {
         var builtIn: String?
         if let e = explicitBuiltIn, !e.isEmpty {
             builtIn = e
-        } else if let e = inputs.environment["SELFIE_CAPTURE_LOCALIZATIONS"], !e.isEmpty {
-            builtIn = e
-        } else if let exe = inputs.executablePath {
-            var dir = parent(of: exe)
-            while !dir.isEmpty {
-                let candidate = (dir == "/" ? "" : dir) + "/Localizations"
-                if inputs.directoryExists(candidate + "/en.lproj") { builtIn = candidate; break }
-                if dir == "/" { break }
-                dir = parent(of: dir)
-            }
+        } else {
+            builtIn = ResourceLocator.locate(inputs: inputs, demoPhoto: false).localizations
         }
         var overrides: [String] = []
         let configHome: String?
@@ -91,7 +84,8 @@ public struct LocalizationPaths: Sendable, Equatable {
         return LocalizationPaths(builtIn: builtIn, overrides: overrides)
     }
 
-    static func parent(of path: String) -> String {
+    /// The folder part of `path` (`/a/b` → `/a`, `/a` → `/`, `a` → "").
+    public static func parent(of path: String) -> String {
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         guard let slash = p.lastIndex(of: "/") else { return "" }

@@ -37,6 +37,8 @@ public struct App: Sendable {
             return try runCommand(Commands.capture, [], console: console)
         }
         switch first.text {
+        case "help" where tokens.count > 1:
+            return try Help.generated(Array(tokens.dropFirst()), console: console)
         case "-h", "--help", "help":
             console.out(Help.topLevel())
             return .ok

@@ -16,6 +16,7 @@ import Glibc
 public enum CaptureCommand {
     public static let handler: CommandHandler = { args, console in
         let setup = try CaptureSetup.make(args, environment: ProcessInfo.processInfo.environment, console: console)
+        try setup.checkCameraPath()
         return try CaptureRuntime(setup: setup).run()
     }
 }
@@ -87,7 +88,27 @@ public struct CaptureSetup {
         }
     }
 
-    /// Unattended: nobody can press a key (no terminal input and no `--keys`). Instructions and
+    /// The renderer reads keys from a terminal: always for curses; for plain when stdin is a
+    /// terminal (or, with `--source -`, `/dev/tty`), line by line (`LinePlainBackend`).
+    public var terminalKeys = false
+
+    /// Whether `renderer` can read keys from a terminal: curses always (stdin or `/dev/tty`,
+    /// checked when it starts); plain when stdin is a terminal, or with `--source -` (stdin is
+    /// the video) when stdout is one and `/dev/tty` opens; null never.
+    static func readsTerminalKeys(renderer: RendererChoice, stdinIsTTY: Bool, stdoutIsTTY: Bool, sourceIsStdin: Bool) -> Bool {
+        switch renderer {
+        case .curses: return true
+        case .null: return false
+        case .plain:
+            if stdinIsTTY { return true }
+            guard sourceIsStdin, stdoutIsTTY else { return false }
+            let fd = open("/dev/tty", O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { close(fd); return true }
+            return false
+        }
+    }
+
+    /// Unattended: nobody can press a key (no terminal input and no `--keys`), or `--unattended`. Instructions and
     /// the permission screen are skipped (as with `--no-instructions --camera-consent`) and the
     /// capture starts by itself, so a headless run cannot wait forever on a screen.
     public var unattended: Bool
@@ -154,28 +175,40 @@ public struct CaptureSetup {
                 throw AppError.invalidValue(option: "--keys", value: k, expects: "a key script (\(e.description))")
             }
         }
-        let unattended = renderer != .curses && keys == nil
+        // No terminal type is not consent (issue #18): whoever is at a terminal answers every
+        // screen, with the plain renderer too (keys typed as lines). Only a run with no terminal
+        // to read keys from, or `--unattended`, goes on by itself.
+        let terminalKeys = Self.readsTerminalKeys(renderer: renderer, stdinIsTTY: isatty(0) == 1, stdoutIsTTY: stdoutIsTTY,
+                                                 sourceIsStdin: a.value("--source") == "-")
+        if renderer == .null, keys == nil, !a.flag("--unattended"), isatty(0) == 1 {
+            throw AppError.invalidValue(option: "--renderer", value: "null",
+                                        expects: "--unattended or --keys with it on a terminal: the null renderer shows no screen to answer, and nothing records without a key press there")
+        }
+        let unattended = a.flag("--unattended") || (keys == nil && !terminalKeys)
+        let interactive = !unattended && (terminalKeys || renderer == .curses)
         var settings = FlowSettings(session: unattended ? session.unattended : session, options: options,
                                     cameraConsent: a.flag("--camera-consent") || unattended,
-                                    interactive: renderer == .curses, unattended: unattended,
+                                    interactive: interactive, unattended: unattended,
                                     maxAttempts: a.value("--max-attempts").flatMap { Int($0) })
 
         // Look and texts.
         let theme: Theme
         do { theme = try ThemeLoader.load(ThemeChoice(argument: a.value("--theme") ?? "auto"), environment: env) } catch let e as ThemeError {
-            if case .unreadable = e { throw AppError.inputMissing(path: a.value("--theme") ?? "") }
+            if case .unreadable = e { throw AppError.inputProblem(a.value("--theme") ?? "") }
             throw AppError.badData("\(e)")
         }
         var layout = Layout()
         if let path = a.value("--layout") {
-            guard access(path, R_OK) == 0 else { throw AppError.inputMissing(path: path) }
+            var st = stat()
+            guard access(path, R_OK) == 0, stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { throw AppError.inputProblem(path) }
             do { layout = Layout(overrides: try LayoutOverrides.load(path: path)) } catch {
                 throw AppError.badData("\(error)")
             }
         }
         if a.flag("--guide-before-start") { layout.overrides.guideBeforeStart = true }
-        let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"))
-        for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputMissing(path: dir) }
+        let builtIn = try AppResources.requireStringTables()
+        let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"), builtInPath: builtIn)
+        for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputProblem(dir) }
 
         // Source: the spec, or the first V4L2 camera.
         let spec: String
@@ -191,15 +224,17 @@ public struct CaptureSetup {
                                         expects: "/dev/videoN, a .avi, .mjpeg or .y4m file, - or demo")
         }
         if kind == .avi || kind == .mjpegStream || kind == .y4m, spec != "-", access(spec, R_OK) != 0 {
-            throw AppError.inputMissing(path: spec)
+            throw AppError.inputProblem(spec)
         }
+        // The demo's photo is found before the screen starts (a camera path: `checkCameraPath`).
+        if kind == .demo { _ = try AppResources.requireDemoPhoto() }
         if spec == "-", a.flag("--loop") {
             // A pipe cannot be read twice; saying so beats "ended … (use --loop)" at its end.
             throw AppError.invalidValue(option: "--loop", value: "--source -",
                                         expects: "a file source (.avi, .mjpeg, .y4m) or demo: standard input cannot be replayed")
         }
         let pace = a.value("--pace").flatMap(PaceMode.init(rawValue:))
-            ?? PaceMode.defaultMode(for: kind, interactive: renderer == .curses)
+            ?? PaceMode.defaultMode(for: kind, interactive: interactive || renderer == .curses)
         let timeoutMs = a.value("--timeout").flatMap(Double.init).map { Int(($0 * 1000).rounded()) }
         let videoFormat = a.value("--video-format").flatMap(VideoFormat.init(rawValue:)) ?? .avi
         settings.videoContainer = videoFormat.container
@@ -216,6 +251,7 @@ public struct CaptureSetup {
                                  eventsPath: a.value("--events"), analysisLogPath: a.value("--analysis-log"),
                                  targetResolution: target, videoFormat: videoFormat,
                                  environment: env, console: console, unattended: unattended)
+        setup.terminalKeys = terminalKeys && !unattended
         setup.debugOverlay = a.flag("--debug-overlay")
         setup.themeChoice = ThemeChoice(argument: a.value("--theme") ?? "auto")
         setup.announcePath = a.value("--announce")
@@ -233,6 +269,17 @@ public struct CaptureSetup {
         default: break
         }
         return setup
+    }
+}
+
+extension CaptureSetup {
+    /// A camera path that is not there is said before the screen starts ("no camera at …",
+    /// 66), not as a camera that stopped working. Skipped when `cameraSystem` (a test's fake
+    /// device) stands in for the kernel.
+    /// - Throws: `AppError.cameraMissing`.
+    public func checkCameraPath() throws {
+        guard sourceKind == .camera, cameraSystem == nil else { return }
+        if access(sourceSpec, F_OK) != 0, errno == ENOENT { throw AppError.cameraMissing(path: sourceSpec) }
     }
 }
 

@@ -271,7 +271,7 @@ public final class CaptureRuntime {
         }
         if setup.renderer == .curses { sourceWarnings += warnings }
         guard sink != nil || speaker != nil || setup.sound else { return }
-        let out = AccessibilityOutputs(announcer: Announcer(mirrored: setup.guidance.mirror), sink: sink, speaker: speaker,
+        let out = AccessibilityOutputs(announcer: Announcer(mirrored: setup.guidance.mirror, sourceIsCamera: setup.sourceKind == .camera), sink: sink, speaker: speaker,
                                        sound: setup.sound, strings: setup.strings)
         out.ring = { [unowned self] in
             if self.setup.renderer == .curses { self.backend.bell() } else if self.bellFD >= 0 {
@@ -343,7 +343,20 @@ public final class CaptureRuntime {
             backend = NullBackend()
         case .plain:
             let console = setup.console
-            backend = PlainBackend { console.out($0) }
+            guard setup.terminalKeys else { backend = PlainBackend { console.out($0) }; return }
+            // Keys typed as lines on the terminal (stdin, or /dev/tty when stdin is the video).
+            var keysFD: Int32 = STDIN_FILENO
+            if isatty(STDIN_FILENO) == 0 {
+                keysFD = open("/dev/tty", O_RDONLY | O_CLOEXEC)
+                guard keysFD >= 0 else {
+                    throw AppError.cameraUnavailable("cannot read keys: standard input is not a terminal and /dev/tty cannot be opened (\(String(cString: strerror(errno)))); use --unattended or --keys")
+                }
+            }
+            let intro = setup.strings.text("selfie_capture_plain_keys")
+            // Screens sent to a file or pipe: the person at the terminal still learns that the
+            // run waits for their keys.
+            if isatty(STDOUT_FILENO) == 0 { console.err("\(ErrorReport.program): " + intro + "\n") }
+            backend = LinePlainBackend(inputFD: keysFD, intro: intro) { console.out($0) }
         case .curses:
             // With `--source -` stdin is the video pipe: curses reads its keys from the
             // controlling terminal instead (issue #14; what `less` and `vipe` do).
@@ -745,21 +758,28 @@ public final class CaptureRuntime {
             nextDrawDueMs = max(nextDrawDueMs + interval, now + interval / 2)
         }
         needsRedraw = false
-        let loading = LoadingViewState(stage: machine.loadingStage,
+        var loading = LoadingViewState(stage: machine.loadingStage,
                                        elapsedMs: loadingSince.map { now - $0 },
                                        modelLoadMs: modelLoadMs)
+        let isCamera = setup.sourceKind == .camera
+        if !isCamera, loading.stage == .camera { loading.message = setup.strings.text("selfie_capture_loading_video") }
         var view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: loading,
                                    result: resultView())
-        if case .capture(var state) = view, let w = sourceWaitShownSeconds {
-            state.sourceWaitSeconds = w
+        if case .capture(var state) = view {
+            state.sourceWaitSeconds = sourceWaitShownSeconds
+            state.sourceIsCamera = isCamera
             view = .capture(state)
+        }
+        if case .failed(var state) = view {
+            state.sourceIsCamera = isCamera
+            view = .failed(state)
         }
         var context = RenderContext(backend: backend, strings: setup.strings, theme: theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
         context.reducedMotion = setup.reducedMotion
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
-        context.notice = openingWaitShown.map { setup.strings.text("selfie_capture_waiting_source", [.int($0)]) } ?? stringsNotice
+        context.notice = openingWaitShown.map { setup.strings.text(isCamera ? "selfie_capture_waiting_source" : "selfie_capture_waiting_video", [.int($0)]) } ?? stringsNotice
         backend.draw(withKeysHelp(Screens.render(view, context: context), context: context))
         let bytes = backend.bytesWritten
         if machine.screen == .capture {
@@ -1148,26 +1168,12 @@ extension ExitCode {
     }
 }
 
-/// The demo face photo, found beside the built-in tables (see `Localizer.standard`).
+/// The demo face photo, where `ResourceLocator` finds it (`$SELFIE_CAPTURE_DEMO_PHOTO`, the
+/// installed `share/selfie-capture/demo/`, the build tree's `Resources/demo/`).
 enum DemoPhoto {
-    static let relative = "Resources/demo/astronaut.png"
-
-    /// `$SELFIE_CAPTURE_DEMO_PHOTO`, else `Resources/demo/astronaut.png` under the project root
-    /// found from the executable's real path or the current folder, else Debian's python3-skimage copy.
     static let load: @Sendable () throws -> Image = {
-        var candidates: [String] = []
-        if let p = ProcessInfo.processInfo.environment["SELFIE_CAPTURE_DEMO_PHOTO"] { candidates.append(p) }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-            while dir.path != "/" {
-                candidates.append(dir.appendingPathComponent(relative).path)
-                dir.deleteLastPathComponent()
-            }
-        }
-        candidates.append(relative)
-        candidates.append("/usr/lib/python3/dist-packages/skimage/data/astronaut.png")
-        for path in candidates where access(path, R_OK) == 0 { return try ImageFile.loadRGB(path: path) }
-        throw MediaError.demoPhotoMissing
+        guard let path = try? AppResources.requireDemoPhoto() else { throw MediaError.demoPhotoMissing }
+        return try ImageFile.loadRGB(path: path)
     }
 }
 

@@ -48,6 +48,7 @@ public enum Commands {
             OptionSpec("--sound", .flag, help: "ring the terminal bell: 2 slow bells face found, 2 quick valid position, 1 per countdown number, 3 quick recording, 4 quick done, 3 slow failed"),
             OptionSpec("--speak", .flag, help: "speak the guidance sentences through espeak-ng in the language of the texts (paced like --announce; without espeak-ng or its voice: a warning, no speech)"),
             OptionSpec("--reduced-motion", .flag, help: "nothing moves by itself: the loading screen shows a static progress line instead of running seconds"),
+            OptionSpec("--unattended", .flag, help: "nobody answers the screens: skip instructions and permission, start by itself, exit at the result (the default only without a terminal on stdin; on a terminal every screen waits for its key, with TERM=dumb too)"),
         ])
 
     public static let analyze = CommandSpec(

@@ -1,3 +1,5 @@
+import Localization
+
 /// Process exit codes (DESIGN.md "Exit codes"; values from BSD sysexits.h where one fits).
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// A capture was recorded, or a non-capture command succeeded.
@@ -64,6 +66,19 @@ public enum AppError: Error, Equatable, Sendable {
     case timedOut(String)
     /// The user cancelled.
     case cancelled
+    /// The built-in string tables were found nowhere (`ResourceLocator`; `searched`: the places
+    /// looked at, in order). Every command that shows texts stops on it rather than show keys.
+    case stringTablesMissing(searched: [String])
+    /// The demo photo was found nowhere (`ResourceLocator`; `searched`: the files looked at).
+    case demoPhotoMissing(searched: [String])
+    /// A camera device path that does not exist (`--source /dev/videoN`).
+    case cameraMissing(path: String)
+    /// An input that exists but cannot be read (`reason`: strerror, e.g. "Permission denied").
+    case unreadable(path: String, reason: String)
+    /// `strings lint` given a file it cannot lint alone (`why` says what it wants instead).
+    case lintNeedsFolder(path: String, why: String)
+    /// `strings lint`: a folder that holds no `xx.lproj` and no String Catalog (nothing to check).
+    case noStringTables(folder: String)
 }
 
 /// The single mapping from `AppError` to what the user reads on stderr and the exit code.
@@ -77,7 +92,10 @@ public enum ErrorReport {
         case .unknownOption, .unknownCommand, .missingValue, .invalidValue, .missingArgument, .unexpectedArgument:
             return .usage
         case .notImplemented, .cameraUnavailable: return .unavailable
-        case .inputMissing, .noCamera, .notACaptureFolder: return .noInput
+        case .inputMissing, .noCamera, .notACaptureFolder, .stringTablesMissing, .demoPhotoMissing, .cameraMissing, .unreadable,
+             .noStringTables:
+            return .noInput
+        case .lintNeedsFolder: return .usage
         case .badData, .evidenceMismatch: return .dataError
         case .cannotCreateOutput: return .cannotCreate
         case .cameraPermissionDenied: return .permissionDenied
@@ -130,6 +148,20 @@ public enum ErrorReport {
             return "\(p): \(m)"
         case .cancelled:
             return "\(p): cancelled"
+        case .stringTablesMissing(let searched):
+            return "\(p): cannot find the built-in string tables (Localizations/en.lproj); looked in: \(searched.joined(separator: ", "))\n"
+                + "Install with 'make install' (they go to PREFIX/share/selfie-capture), run the binary from its build tree, or set SELFIE_CAPTURE_LOCALIZATIONS to a folder of xx.lproj."
+        case .demoPhotoMissing(let searched):
+            return "\(p): cannot find the demo photo; looked for: \(searched.joined(separator: ", "))\n"
+                + "Run 'make setup' in the build tree (it places Resources/demo/astronaut.png), install with 'make install', or set SELFIE_CAPTURE_DEMO_PHOTO to a PNG file."
+        case .cameraMissing(let path):
+            return "\(p): no camera at \(path)\nTry '\(p) devices' for the cameras present, or '--source demo'."
+        case .unreadable(let path, let reason):
+            return "\(p): cannot read \(path): \(reason)"
+        case .noStringTables(let folder):
+            return "\(p): strings lint: \(folder) holds no xx.lproj folder and no \(StringsFolder.catalogName): nothing to check"
+        case .lintNeedsFolder(let path, let why):
+            return "\(p): strings lint: \(path) \(why)\nTry '\(p) strings lint --help'."
         }
     }
 }

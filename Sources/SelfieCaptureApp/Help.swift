@@ -6,7 +6,7 @@ public enum Help {
     /// The top-level `--help`.
     public static func topLevel() -> String {
         var s = """
-        selfie-capture \(Commands.version): guided liveness selfie video capture in the terminal
+        selfie-capture \(Commands.version): \(tagline)
 
         Usage:
           selfie-capture [capture] [OPTIONS]      guided capture (the default command)
@@ -17,6 +17,7 @@ public enum Help {
           selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]
           selfie-capture strings lint DIR... [--base en] [--format text|json]
           selfie-capture strings convert FILE.xcstrings --to DIR | DIR --to FILE.xcstrings
+          selfie-capture help --man | --completion bash|zsh   man page or completion script (make install)
 
         Commands:
 
@@ -25,10 +26,44 @@ public enum Help {
         s += "\nCapture options:\n"
         s += optionLines(Commands.capture.options)
         s += "  " + pad("--version", column) + "print the version\n"
-        s += "  " + pad("-h, --help", column) + "show this help; 'selfie-capture COMMAND --help' for a command\n"
+        s += "  " + pad("-h, --help", column) + helpOptionText + "\n"
+        s += "\nEnvironment:\n"
+        for (name, text) in environment { s += "  " + pad(name, column) + text + "\n" }
+        s += "\nFiles:\n"
+        for (name, text) in files { s += "  " + pad(name, column) + text + "\n" }
         s += "\n" + exitCodes
         return s
     }
+
+    /// The one-line description (top of `--help`, NAME of the man page).
+    static let tagline = "guided liveness selfie video capture in the terminal"
+    /// The man page's DESCRIPTION.
+    static let description = """
+    A terminal app that guides a person through a liveness selfie video capture: instructions, a \
+    camera-permission screen, a live preview with an oval and positioning hints, a countdown and \
+    a short recording (MJPEG AVI or H.264 MP4), collected frames, result.json and manifest.json. \
+    The source is a V4L2 camera, a video file, a y4m pipe or a built-in demo. On a terminal the \
+    person answers each screen with keys; only runs without a terminal, or with --unattended, \
+    capture without a key press. Run 'selfie-capture COMMAND --help' for one command.
+    """
+    /// What `-h, --help` does (top-level help and the man page).
+    static let helpOptionText = "show this help; 'selfie-capture COMMAND --help' for a command"
+    /// Environment variables the app reads, with what each does (help and man page).
+    static let environment: [(String, String)] = [
+        ("LC_ALL, LC_MESSAGES, LANG", "language of the texts when --locale is not given"),
+        ("TERM", "terminal type; unset or dumb: the plain renderer, still answered with keys (Enter after each)"),
+        ("NO_COLOR", "when set and not empty, no colours"),
+        ("COLORTERM", "truecolor or 24bit: 24-bit colours"),
+        ("XDG_CONFIG_HOME", "overrides in $XDG_CONFIG_HOME/selfie-capture/Localizations (default ~/.config)"),
+        ("SELFIE_CAPTURE_LOCALIZATIONS", "folder of the built-in xx.lproj string tables, instead of the installed ones"),
+        ("SELFIE_CAPTURE_DEMO_PHOTO", "PNG photo for --source demo, instead of the installed one"),
+        ("SELFIE_CAPTURE_CACHE_DIR", "face model cache folder (empty: no cache; default $XDG_CACHE_HOME/selfie-capture)"),
+    ]
+    /// Files the app reads, relative to the installation prefix (help and man page).
+    static let files: [(String, String)] = [
+        ("PREFIX/share/selfie-capture/Localizations", "the built-in string tables (en.lproj, fr.lproj, ...), found from the binary's folder (../share/selfie-capture)"),
+        ("PREFIX/share/selfie-capture/demo/astronaut.png", "the demo face photo (--source demo)"),
+    ]
 
     /// `COMMAND --help`.
     public static func command(_ spec: CommandSpec) -> String {
@@ -52,7 +87,8 @@ public enum Help {
     Exit codes:
       0    recorded (or the command succeeded)
       64   usage error          65   bad data (string or video file)
-      66   input missing        69   camera unavailable or busy
+      66   input missing or unreadable (a file, no camera at the path, the built-in texts)
+      69   camera unavailable or busy
       73   cannot create output 75   timed out, or the source ended first
       77   camera permission denied 78   video encoder cannot open
       130  cancelled (Ctrl-C or q; on the result screen q exits 0, files kept)
@@ -77,5 +113,23 @@ public enum Help {
 
     static func pad(_ s: String, _ n: Int) -> String {
         s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count)
+    }
+}
+
+extension Help {
+    /// `help --man` (the man page, roff) and `help --completion bash|zsh` (a completion script):
+    /// documents generated from the option specs, for `make install`.
+    /// - Throws: `AppError.invalidValue` / `.unknownOption` (64) for anything else.
+    static func generated(_ tokens: [ArgToken], console: Console) throws -> ExitCode {
+        switch tokens.map(\.text) {
+        case ["--man"]: console.out(ManPage.render())
+        case ["--completion", "bash"]: console.out(Completions.bash())
+        case ["--completion", "zsh"]: console.out(Completions.zsh())
+        case let t where t.first == "--completion":
+            throw AppError.invalidValue(option: "--completion", value: t.dropFirst().joined(separator: " "), expects: "one of bash, zsh")
+        default:
+            throw AppError.unknownOption(tokens[0].text, suggestion: ArgumentParser.suggest(tokens[0].text, among: ["--man", "--completion"]))
+        }
+        return .ok
     }
 }

@@ -1,4 +1,5 @@
 import Camera
+import Localization
 import Media
 #if canImport(Glibc)
 import Glibc
@@ -15,11 +16,11 @@ extension AppError {
         if let e = error as? MediaError {
             switch e {
             case .fileMissing(let p): return .inputMissing(path: p)
-            case .unreadable(let p, let err): return .inputMissing(path: "\(p) (\(reason(err)))")
+            case .unreadable(let p, let err): return err == ENOENT ? .inputMissing(path: p) : .unreadable(path: p, reason: reason(err))
             case .malformed(let p, let r): return .badData("\(p): error: \(r)")
             case .unsupportedSource(let s):
                 return .invalidValue(option: "--source", value: s, expects: "/dev/videoN, FILE.avi, FILE.mjpeg, FILE.y4m, - (y4m on stdin) or demo")
-            case .demoPhotoMissing: return .inputMissing(path: "Resources/demo/astronaut.png (run 'make setup')")
+            case .demoPhotoMissing: return .demoPhotoMissing(searched: ResourceLocator.locate(inputs: .current()).searchedDemoPhoto)
             case .sourceEnded(let s):
                 // A pipe cannot be replayed (--loop refuses `-`): suggest what can help instead.
                 return .timedOut(s == "-" ? "standard input ended before the capture completed (send a longer video, or press s sooner)"
@@ -31,7 +32,7 @@ extension AppError {
         }
         if let e = error as? CameraError {
             switch e {
-            case .notFound(let p): return .inputMissing(path: p)
+            case .notFound(let p): return .cameraMissing(path: p)
             case .busy(let p): return .cameraUnavailable("camera \(p) is in use by another program (close it; 'fuser \(p)' shows which)")
             case .permissionDenied(let p): return .cameraPermissionDenied(path: p)
             case .unsupported(let p, let r): return .cameraUnavailable("\(p): \(r)")

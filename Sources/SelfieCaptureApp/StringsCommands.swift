@@ -11,7 +11,7 @@ public enum StringsCommands {
     ///   `FILE:LINE:COL: error: …` (exit 65).
     public static func dump(_ args: ParsedArguments, _ console: Console, inputs: LocalizationInputs = .current()) throws -> ExitCode {
         guard let path = args.positionals.first?.text else { throw AppError.missingArgument(command: "strings dump", name: "FILE") }
-        guard let bytes = inputs.readFile(path) else { throw AppError.inputMissing(path: path) }
+        guard let bytes = inputs.readFile(path) else { throw AppError.inputProblem(path) }
         do {
             let json: String
             if path.hasSuffix(".xcstrings") {
@@ -46,7 +46,9 @@ public enum StringsCommands {
     ///   needed, `AppError.missingArgument` when too few ARGs are given.
     public static func format(_ args: ParsedArguments, _ console: Console, inputs: LocalizationInputs = .current()) throws -> ExitCode {
         guard let key = args.positionals.first?.text else { throw AppError.missingArgument(command: "strings format", name: "KEY") }
-        let localizer = Localizer.standard(locale: args.value("--locale"), stringsDirectories: args.all("--strings"), inputs: inputs)
+        let builtIn = try AppResources.requireStringTables(inputs: inputs)
+        let localizer = Localizer.standard(locale: args.value("--locale"), stringsDirectories: args.all("--strings"), builtInPath: builtIn,
+                                           inputs: inputs)
         for d in localizer.diagnostics where d.keyPath == key || d.keyPath?.hasPrefix(key + "/") == true || d.keyPath == nil {
             console.err(d.description + "\n")
         }
@@ -80,12 +82,43 @@ public enum StringsCommands {
 
     /// `strings lint DIR... [--base en] [--format text|json]`: see `StringsLinter`. Exit 65 when
     /// any error is found, 0 with warnings only.
-    public static func lint(_ args: ParsedArguments, _ console: Console, inputs: LocalizationInputs = .current()) throws -> ExitCode {
-        let dirs = args.positionals.map(\.text)
-        for d in dirs where !inputs.directoryExists(d) && !(d.hasSuffix(".xcstrings") && inputs.readFile(d) != nil) {
-            throw AppError.inputMissing(path: d)
+    ///
+    /// A `.strings`/`.stringsdict` FILE inside an `xx.lproj` folder is linted alone, as that
+    /// language (its `.lproj` with only that file); any other file is refused with what lint
+    /// wants (exit 64); a folder holding no tables is an error (66), never a pass.
+    /// - Throws: `AppError.stringTablesMissing` (66) when no folder given has the base language
+    ///   and the built-in tables cannot be found (nothing to check the others against).
+    public static func lint(_ args: ParsedArguments, _ console: Console, inputs given: LocalizationInputs = .current()) throws -> ExitCode {
+        var dirs = args.positionals.map(\.text)
+        var inputs = given
+        var alone: [String: String] = [:]   // an .lproj folder → the one file of it to lint
+        for (i, d) in dirs.enumerated() where !inputs.directoryExists(d) {
+            if d.hasSuffix(".xcstrings"), inputs.readFile(d) != nil { continue }
+            guard inputs.readFile(d) != nil else { throw AppError.inputProblem(d) }
+            let parent = LocalizationPaths.parent(of: d)
+            let name = String(d.split(separator: "/").last ?? "")
+            guard name.hasSuffix(".strings") || name.hasSuffix(".stringsdict"), parent.hasSuffix(".lproj") else {
+                throw AppError.lintNeedsFolder(path: d, why: "is a file; lint wants a folder of xx.lproj folders, an xx.lproj folder, a .xcstrings catalog, or a .strings/.stringsdict file inside an xx.lproj folder (which names its language)")
+            }
+            dirs[i] = parent
+            alone[parent] = name
+        }
+        if !alone.isEmpty {
+            let list = given.listDirectory
+            let only = alone
+            inputs.listDirectory = { p in only[p].map { [$0] } ?? list(p) }
+        }
+        for d in dirs where !d.hasSuffix(".xcstrings") && !d.hasSuffix(".lproj") {
+            let names = inputs.listDirectory(d) ?? []
+            if !names.contains(where: { $0.hasSuffix(".lproj") || $0 == StringsFolder.catalogName }) {
+                throw AppError.noStringTables(folder: d)
+            }
         }
         let base = args.value("--base") ?? "en"
+        if !dirs.contains(where: { Self.hasLanguage(base, in: $0, inputs: inputs) }) {
+            // Nothing to check the folders against without the built-in base tables.
+            _ = try AppResources.requireStringTables(inputs: inputs)
+        }
         var linted = dirs
         var overridesOnly = false
         // Folders other than the built-in one are overrides, layered over the built-in tables as

@@ -43,6 +43,8 @@ public struct CaptureViewState: Sendable, Equatable {
     /// second (the runtime's `sourceWaitNoticeMs`); while set, "Waiting for the camera… (N s)"
     /// replaces the hint line (V4L-13, a stalled pipe).
     public var sourceWaitSeconds: Int? = nil
+    /// The source is a camera (else a file, pipe or the demo: "the video" in the texts, issue #18).
+    public var sourceIsCamera = true
 
     public init(image: PreviewImage? = nil, mirrored: Bool = true, scaleType: PreviewScaleType = .fill,
                 oval: OvalGeometry = .standard, phase: CapturePhase = .ready, hint: Hint? = nil, isValid: Bool? = nil,
@@ -108,6 +110,8 @@ public struct FailedViewState: Sendable, Equatable {
     /// when Try again is offered or an earlier attempt failed (not for a first, final failure).
     public var attempt: Int
     public var maxAttempts: Int
+    /// The source is a camera (else a file, pipe or the demo): the words and advice follow it (issue #18).
+    public var sourceIsCamera = true
     public init(reason: FailureReason, canTryAgain: Bool = false, attempt: Int = 1, maxAttempts: Int = 1) {
         self.reason = reason; self.canTryAgain = canTryAgain; self.attempt = attempt; self.maxAttempts = maxAttempts
     }
@@ -504,7 +508,7 @@ public enum Screens {
         var statusText: String?
         switch s.phase {
         case .waitingForCamera:
-            statusText = c.strings.text("selfie_capture_loading_camera")
+            statusText = c.strings.text(s.sourceIsCamera ? "selfie_capture_loading_camera" : "selfie_capture_loading_video")
         case .ready:
             // Hints before Start only when asked for (`guideBeforeStart`, Amplify's behaviour).
             if c.layout.overrides.guideBeforeStart { hintText = s.hint.map { c.strings.text($0.stringKey) } }
@@ -518,7 +522,7 @@ public enum Screens {
             hintText = c.strings.text("selfie_capture_recording")
         }
         if let w = s.sourceWaitSeconds {
-            hintText = c.strings.text("selfie_capture_waiting_source", [.int(w)])
+            hintText = c.strings.text(s.sourceIsCamera ? "selfie_capture_waiting_source" : "selfie_capture_waiting_video", [.int(w)])
         }
         if let h = hintText {
             Widgets.hintLine(&canvas, h, rect: frames.hint, style: theme.style(.title, fg: s.isValid == false ? theme.secondary : theme.text))
@@ -680,15 +684,21 @@ public enum Screens {
         let r = full(c)
         let title = c.strings.text("selfie_capture_failed_title")
         var body: [String] = []
+        // Words that say what happened, and advice only where it fits (issue #18): a camera is
+        // not "disconnected" when it was never there, and a file that ended needs no camera check.
         switch s.reason {
         case .camera(let m):
-            body.append(c.strings.text("selfie_capture_failed_camera_disconnected"))
+            body.append(c.strings.text(s.sourceIsCamera ? "selfie_capture_failed_camera" : "selfie_capture_failed_video"))
             body.append(c.strings.text("selfie_capture_failed_reason", [.string(m)]))
-        case .timeout: body.append(c.strings.text("selfie_capture_failed_timeout"))
+            if s.sourceIsCamera { body.append(c.strings.text("selfie_capture_failed_help_camera")) }
+        case .timeout:
+            body.append(c.strings.text("selfie_capture_failed_timeout"))
+            body.append(c.strings.text("selfie_capture_failed_help_face"))
         case .sourceEnded: body.append(c.strings.text("selfie_capture_failed_source_ended"))
-        case .faceLost: body.append(c.strings.text("selfie_capture_failed_face_lost"))
+        case .faceLost:
+            body.append(c.strings.text("selfie_capture_failed_face_lost"))
+            body.append(c.strings.text("selfie_capture_failed_help_face"))
         }
-        body.append(c.strings.text("selfie_capture_failed_help"))
         if s.canTryAgain || s.attempt > 1 {
             body.append(c.strings.text("selfie_capture_failed_attempt", [.int(s.attempt), .int(s.maxAttempts)]))
         }

@@ -163,7 +163,8 @@ func stallingFIFO(_ path: String, sends: String) throws -> Process {
         try t.type("'\(bin)' --source '\(fifo)' --no-instructions --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
         #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraPermissionShown") }, "screen: \(t.dump())")
         try t.keys("Enter")
-        #expect(try t.waitFor("Waiting for the camera", limit: 30), "screen: \(t.dump())")
+        // A file source is "the video", not "the camera" (issue #18).
+        #expect(try t.waitFor("Waiting for the video", limit: 30), "screen: \(t.dump())")
         try t.keys("q")
         #expect(try t.waitFor("EXIT=130", limit: 10), "screen: \(t.dump())")
     }

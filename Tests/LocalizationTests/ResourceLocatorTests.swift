@@ -1,0 +1,53 @@
+import Testing
+@testable import Localization
+
+/// `ResourceLocator` (issue #18): installed tree first, then the build tree, overrides kept, and
+/// nothing found means nil with the places searched.
+@Suite struct ResourceLocatorTests {
+    @Test func installedTreeRelativeToTheBinary() {
+        let inputs = memoryInputs(["/opt/sc/share/selfie-capture/Localizations/en.lproj/Localizable.strings": "",
+                                   "/opt/sc/share/selfie-capture/demo/astronaut.png": "png",
+                                   // A build tree above must not win over the installed tree.
+                                   "/opt/Localizations/en.lproj/Localizable.strings": ""],
+                                  exe: "/opt/sc/bin/selfie-capture")
+        let loc = ResourceLocator.locate(inputs: inputs)
+        #expect(loc.localizations == "/opt/sc/share/selfie-capture/Localizations")
+        #expect(loc.demoPhoto == "/opt/sc/share/selfie-capture/demo/astronaut.png")
+    }
+
+    @Test func buildTreeWalkingUp() {
+        let inputs = memoryInputs(["/src/p/Localizations/en.lproj/Localizable.strings": "",
+                                   "/src/p/Resources/demo/astronaut.png": "png"],
+                                  exe: "/src/p/.build/x86_64-unknown-linux-gnu/debug/selfie-capture")
+        let loc = ResourceLocator.locate(inputs: inputs)
+        #expect(loc.localizations == "/src/p/Localizations")
+        #expect(loc.demoPhoto == "/src/p/Resources/demo/astronaut.png")
+    }
+
+    @Test func nothingFoundSaysWhereItLooked() {
+        let inputs = memoryInputs(["/elsewhere/Localizations/en.lproj/Localizable.strings": ""], exe: "/tmp/x/selfie-capture")
+        let loc = ResourceLocator.locate(inputs: inputs)
+        #expect(loc.localizations == nil && loc.demoPhoto == nil)
+        #expect(loc.searchedLocalizations.first == "/tmp/share/selfie-capture/Localizations")
+        #expect(loc.searchedLocalizations.last?.hasPrefix("/tmp/x and the folders above it") == true)
+        #expect(loc.searchedDemoPhoto == ["/tmp/share/selfie-capture/demo/astronaut.png"])
+    }
+
+    @Test func overridesWinAndAreNotSecondGuessed() {
+        let files = ["/src/p/Localizations/en.lproj/Localizable.strings": "", "/src/p/Resources/demo/astronaut.png": "png",
+                     "/my/L/en.lproj/Localizable.strings": "", "/my/face.png": "png"]
+        let exe = "/src/p/.build/debug/selfie-capture"
+        let good = ResourceLocator.locate(inputs: memoryInputs(files, env: ["SELFIE_CAPTURE_LOCALIZATIONS": "/my/L",
+                                                                           "SELFIE_CAPTURE_DEMO_PHOTO": "/my/face.png"], exe: exe))
+        #expect(good.localizations == "/my/L" && good.demoPhoto == "/my/face.png")
+        let wrong = ResourceLocator.locate(inputs: memoryInputs(files, env: ["SELFIE_CAPTURE_LOCALIZATIONS": "/my/none",
+                                                                            "SELFIE_CAPTURE_DEMO_PHOTO": "/my/none.png"], exe: exe))
+        #expect(wrong.localizations == nil && wrong.searchedLocalizations == ["/my/none"])
+        #expect(wrong.demoPhoto == nil && wrong.searchedDemoPhoto == ["/my/none.png"])
+    }
+
+    @Test func dotDotIsResolved() {
+        #expect(ResourceLocator.normalize("/usr/local/bin/../share/selfie-capture") == "/usr/local/share/selfie-capture")
+        #expect(ResourceLocator.normalize("/bin/../../share") == "/share")
+    }
+}
