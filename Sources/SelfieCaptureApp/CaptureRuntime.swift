@@ -39,6 +39,9 @@ public final class CaptureRuntime {
     var backend: TerminalBackend = NullBackend()
     /// What the terminal answered to the start-up probe (`.none` when not probed).
     var terminalProbe = TerminalProbeResult.none
+    /// The preview mode in use (`--preview-mode` resolved) and the cell size in pixels.
+    var previewMode = PreviewMode.halfBlocks
+    var cellGeometry = CellGeometry.fallback
     var folder: OutputFolder?
     var folderCreated = false
 
@@ -277,10 +280,27 @@ public final class CaptureRuntime {
                 let curses = try CursesBackend(inputFD: keysFD, environment: setup.environment, colors: setup.colors)
                 curses.takeProbeInput(probeKeys, deadlineExpired: probed && terminalProbe.da1Attributes == nil)
                 backend = curses
+                previewMode = setup.previewMode.resolve(probe: terminalProbe, environment: setup.environment,
+                                                        colorMode: setup.theme.noColor ? .none : curses.colorMode, glyphs: curses.glyphs)
+                updateCellGeometry()
+                if previewMode.isPixels {
+                    curses.picturePlacer = PicturePlacer(mode: previewMode, fd: STDOUT_FILENO,
+                                                         tmux: TerminalProbe.insideTmux(terminalProbe, environment: setup.environment),
+                                                         environment: setup.environment)
+                }
             } catch {
                 throw AppError.cameraUnavailable("cannot start the terminal screen (TERM=\(setup.environment["TERM"] ?? "")): \(error); try --renderer plain")
             }
         }
+    }
+
+    /// The cell size from TIOCGWINSZ's pixel fields, else the probe's CSI 16/14 t replies,
+    /// else 2:1 (IMG-03). Called at start and on each draw (a resize or font change).
+    func updateCellGeometry() {
+        guard setup.renderer == .curses else { return }
+        var ws = winsize()
+        let px = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0 ? (Int(ws.ws_xpixel), Int(ws.ws_ypixel)) : nil
+        cellGeometry = CellGeometry.from(winsizePixels: px, cols: backend.size.cols, rows: backend.size.rows, probe: terminalProbe)
     }
 
     func cleanUp() {
@@ -564,7 +584,8 @@ public final class CaptureRuntime {
         if newest {
             // The preview is at most cols × 2·rows pixels: decode RGB only as large as that
             // needs (1/8 of 640×480 on an 80×24 terminal).
-            let shown = frame.rgb(covering: backend.size.cols, 2 * backend.size.rows)
+            let need = previewMode.sourcePixels(screen: backend.size, cell: cellGeometry)
+            let shown = frame.rgb(covering: need.width, need.height)
             preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
             needsRedraw = true
             if let worker {
@@ -663,13 +684,21 @@ public final class CaptureRuntime {
         }
         var context = RenderContext(backend: backend, strings: setup.strings, theme: setup.theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
+        if previewMode != .halfBlocks {
+            updateCellGeometry()
+            context.previewMode = previewMode
+            context.cellGeometry = cellGeometry
+            if previewMode == .symbols { context.symbolRenderer = ChafaPreview.symbols }
+        }
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
         context.notice = openingWaitShown.map { setup.strings.text("selfie_capture_waiting_source", [.int($0)]) } ?? stringsNotice
         backend.draw(Screens.render(view, context: context))
         let bytes = backend.bytesWritten
         if machine.screen == .capture {
             captureDraws += 1
-            drawRate.add(atMs: now)
+            // Preview fps counts the frames the terminal got (a pixel mode skips frames while
+            // the terminal drains the previous picture).
+            if (backend as? CursesBackend)?.lastDrawSkippedPreview != true { drawRate.add(atMs: now) }
             if let b = bytes { byteRate.add(Double(b &- (lastBytes ?? b)), atMs: now) }
         }
         lastBytes = bytes
@@ -685,7 +714,7 @@ public final class CaptureRuntime {
         StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
                            : (setup.sourceSpec as NSString).lastPathComponent, kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue,
                        width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: sourceRate.perSecond,
-                       colorMode: colorMode, previewMode: .halfBlocks, previewFps: drawRate.perSecond,
+                       colorMode: colorMode, previewMode: previewMode, previewFps: drawRate.perSecond,
                        bytesPerSecond: backend.bytesWritten == nil ? nil : byteRate.perSecond)
     }
 

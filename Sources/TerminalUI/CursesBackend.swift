@@ -73,6 +73,11 @@ public final class CursesBackend: TerminalBackend {
     private var savedStderr: Int32 = -1
     private var ended = false
     private var wbuf = [wchar_t](repeating: 0, count: 6)
+    /// In a pixel preview mode, places each screen's picture after curses' refresh (issue #13).
+    public var picturePlacer: PicturePlacer?
+    /// The last `draw` showed no new preview frame because the terminal had not drained the
+    /// previous picture (the status line's preview fps counts shown frames only).
+    public private(set) var lastDrawSkippedPreview = false
     /// Keys typed during the start-up probe (`TerminalProbe`), served before curses' input.
     private var queuedKeys: [Key] = []
     /// After a probe whose deadline passed, replies may still arrive: key input goes through a
@@ -199,7 +204,7 @@ public final class CursesBackend: TerminalBackend {
 
     /// Bytes sent to the terminal so far (every escape sequence curses wrote), nil when the
     /// per-thread write counter is unavailable.
-    public var bytesWritten: UInt64? { terminal.bytesWritten }
+    public var bytesWritten: UInt64? { terminal.bytesWritten.map { $0 + (picturePlacer?.bytesWritten ?? 0) } }
 
     public var size: Size { let s = terminal.size; return Size(cols: s.cols, rows: s.rows) }
     public var inputFD: Int32? { inFD }
@@ -264,6 +269,9 @@ public final class CursesBackend: TerminalBackend {
     /// table restart) and refreshes.
     public func draw(_ screen: RenderedScreen) {
         guard !ended else { return }
+        lastDrawSkippedPreview = false
+        // A picture still being written: finish it before curses writes anything.
+        if let p = picturePlacer, p.busy, !p.pump() { lastDrawSkippedPreview = true; return }
         let canvas = screen.canvas
         var full = previous == nil || previous?.width != canvas.width || previous?.height != canvas.height
         if full { werase(cnc_stdscr()) }
@@ -306,6 +314,14 @@ public final class CursesBackend: TerminalBackend {
         sent.replaceCells(shown)
         previous = sent
         terminal.refresh()
+        if let p = picturePlacer {
+            if let picture = screen.picture {
+                p.place(picture, force: full)
+                lastDrawSkippedPreview = p.lastSkipped
+            } else {
+                p.clear()
+            }
+        }
     }
 
     /// Same glyph and attributes, and every RGB channel of both colours within `tolerance`.
@@ -420,6 +436,12 @@ public final class CursesBackend: TerminalBackend {
         ended = true
         for s in restoredSignals { signal(s, SIG_DFL) }
         restoreFD = -1
+        if let p = picturePlacer {
+            // No face left on screen: kitty's image deleted, the rectangle's pixels cleared.
+            p.clear()
+            werase(cnc_stdscr())
+            terminal.refresh()
+        }
         _ = curs_set(1)
         terminal.end()
         if savedStderr >= 0 { dup2(savedStderr, 2); close(savedStderr); savedStderr = -1 }
