@@ -41,7 +41,7 @@ public enum ChafaPreview {
                 // Dithering only where colours are few; work factor 0.5 (chafa's CLI default).
                 let dither: Int32 = k.canvasMode == 0 ? 0 : 1
                 canvas = cchafa_canvas_new(k.pixelMode, k.canvasMode, k.cols, k.rows, k.cw, k.ch,
-                                           k.pixelMode == 0 ? ChafaPreview.symbolTags : 0, dither, 0.5)
+                                           k.pixelMode == 0 ? ChafaPreview.symbolTags : 0, dither, 1.0)
                 key = canvas == nil ? nil : k
             }
             guard let canvas else { return nil }

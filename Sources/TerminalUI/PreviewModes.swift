@@ -77,11 +77,11 @@ public struct CellGeometry: Sendable, Equatable {
     /// Cell height over width (2 for the default).
     public var aspect: Double { Double(height) / Double(width) }
 
-    /// The square-pixel grid a symbol renderer composes for `cols × rows` cells: 4 pixels per
-    /// cell across and `4 · aspect` down (chafa reads 8 × 8 per cell; a non-2:1 font keeps the
-    /// face's proportions, IMG-03).
+    /// The square-pixel grid a symbol renderer composes for `cols × rows` cells: 8 pixels per
+    /// cell across (chafa matches symbols on 8 × 8 per cell) and `8 · aspect` down, so a font
+    /// that is not 2:1 keeps the face's proportions (IMG-03).
     public func symbolGrid(cols: Int, rows: Int) -> (width: Int, height: Int) {
-        (cols * 4, max(1, Int((Double(rows) * 4 * aspect).rounded())))
+        (cols * 8, max(1, Int((Double(rows) * 8 * aspect).rounded())))
     }
 
     /// The picture size for a `cols × rows` preview in a pixel mode, and the cell size the
@@ -94,7 +94,8 @@ public struct CellGeometry: Sendable, Equatable {
         let w = cols * width, h = rows * height
         guard w > 0, h > 0 else { return (0, 0, width, height) }
         let f = min(1, (Double(maxPixels) / Double(w * h)).squareRoot())
-        let cw = max(1, Int(Double(width) * f)), ch = max(1, Int(Double(height) * f))
+        let cw = max(1, Int(Double(width) * f))
+        let ch = f >= 1 ? height : max(1, Int((Double(cw) * aspect).rounded()))
         return (cols * cw, rows * ch, cw, ch)
     }
 }
