@@ -58,6 +58,6 @@ let package = Package(
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "Digest", "Evidence", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Media"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Media", "TerminalUI", "CaptureFlow"]),
     ]
 )

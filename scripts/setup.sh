@@ -15,6 +15,8 @@ PACKAGES=(
   ffmpeg tmux                          # test oracles: ffprobe/ffmpeg, a real terminal
   python3-numpy python3-pil            # scripts/make-backlight-clip.py (a test clip from shared/media/people)
   pkg-config
+  libchafa-dev libglib2.0-dev chafa    # terminal pictures (preview modes; the chafa CLI is the bench anchor)
+  libsixel-bin xvfb xterm imagemagick  # preview tests: sixel2png, xterm -ti vt340 under Xvfb, screenshots
   time bc                              # make bench: peak RSS and ratios
 )
 
