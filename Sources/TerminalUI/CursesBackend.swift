@@ -87,15 +87,14 @@ public final class CursesBackend: TerminalBackend {
 
     struct PairKey: Hashable { var fg: Int32; var bg: Int32 }
 
-    /// The terminal type to open: `xterm-direct` when `COLORTERM` announces truecolor, `TERM` is
-    /// an xterm-like type without direct colour and that terminfo entry exists; else `TERM`.
-    public static func terminalType(term: String, environment: [String: String]) -> String {
-        guard ColorQuantizer.announcesTruecolor(environment), term.hasPrefix("xterm"), !term.contains("direct") else { return term }
-        for dir in ["/usr/share/terminfo/x/xterm-direct", "/lib/terminfo/x/xterm-direct", "/etc/terminfo/x/xterm-direct"]
-        where access(dir, R_OK) == 0 {
-            return "xterm-direct"
-        }
-        return term
+    /// The terminal type to open: a direct-colour entry (`TerminfoColor.directType`) when
+    /// `COLORTERM` announces truecolor or the TERM's terminfo has `RGB`/`Tc` (IMG-07; any TERM,
+    /// not only `xterm*`), when such an entry exists; else `TERM`.
+    /// - Parameter terminfoTruecolor: the terminfo flags' answer (nil: read them).
+    public static func terminalType(term: String, environment: [String: String], terminfoTruecolor: Bool? = nil) -> String {
+        guard ColorQuantizer.announcesTruecolor(environment) || (terminfoTruecolor ?? TerminfoColor.announcesTruecolor(term: term)),
+              !term.contains("direct") else { return term }
+        return TerminfoColor.directType(for: term) ?? term
     }
 
     /// Starts curses on `outputFD`/`inputFD`.
@@ -119,7 +118,9 @@ public final class CursesBackend: TerminalBackend {
         case .ansi16?, .palette256?, .none?: typeEnvironment["COLORTERM"] = nil
         case nil: break
         }
-        var type = Self.terminalType(term: requested, environment: typeEnvironment)
+        // `--colors 16/256` keeps palette colours even when terminfo announces RGB/Tc.
+        let paletteAsked = colors == .ansi16 || colors == .palette256 || colors == ColorMode.none
+        var type = Self.terminalType(term: requested, environment: typeEnvironment, terminfoTruecolor: paletteAsked ? false : nil)
         // `--colors 256` in an xterm-like terminal announced with fewer colours (TERM=xterm has
         // 8, though xterm itself shows 256): open it as xterm-256color, as truecolor opens
         // xterm-direct.
