@@ -692,7 +692,16 @@ public final class CaptureRuntime {
         }
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
         context.notice = openingWaitShown.map { setup.strings.text("selfie_capture_waiting_source", [.int($0)]) } ?? stringsNotice
+        let drawStart = TTYProbeChannel.monotonicMs()
         backend.draw(Screens.render(view, context: context))
+        // The preview never takes more than about 40 % of the loop (issue #13: no mode delays a
+        // recorded frame): after a capture screen that took `cost` ms to render and send, the
+        // next waits at least 1.5 × cost (libchafa symbols at 200×60 take ~75 ms; realtime only,
+        // a --pace fast run's clock is virtual).
+        if machine.screen == .capture, fastClock == nil {
+            let cost = TTYProbeChannel.monotonicMs() - drawStart
+            if cost > 10 { nextDrawDueMs = max(nextDrawDueMs, now + cost * 3 / 2) }
+        }
         let bytes = backend.bytesWritten
         if machine.screen == .capture {
             captureDraws += 1

@@ -77,11 +77,12 @@ public struct CellGeometry: Sendable, Equatable {
     /// Cell height over width (2 for the default).
     public var aspect: Double { Double(height) / Double(width) }
 
-    /// The square-pixel grid a symbol renderer composes for `cols × rows` cells: 8 pixels per
-    /// cell across (chafa matches symbols on 8 × 8 per cell) and `8 · aspect` down, so a font
-    /// that is not 2:1 keeps the face's proportions (IMG-03).
+    /// The square-pixel grid a symbol renderer composes for `cols × rows` cells: 4 pixels per
+    /// cell across and `4 · aspect` down, so a font that is not 2:1 keeps the face's
+    /// proportions (IMG-03). chafa resamples to 8 × 8 per cell; 8 pixels across measured the
+    /// same SSIM (0.987 vs 0.986 at 200×60) for 1.6× the time (make bench, 2026-12-01).
     public func symbolGrid(cols: Int, rows: Int) -> (width: Int, height: Int) {
-        (cols * 8, max(1, Int((Double(rows) * 8 * aspect).rounded())))
+        (cols * 4, max(1, Int((Double(rows) * 4 * aspect).rounded())))
     }
 
     /// The picture size for a `cols × rows` preview in a pixel mode, and the cell size the
