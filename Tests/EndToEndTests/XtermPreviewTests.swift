@@ -17,7 +17,7 @@ import CaptureFlow
 
     /// Runs the binary in xterm on a private X display with `--preview-mode mode` and returns
     /// the screenshot, taken once the screen has been still for 0.75 s, 2 s after `cameraReady`.
-    static func screenshot(mode: String, dir: String, display: Int) throws -> PreviewImage? {
+    static func screenshot(mode: String, dir: String, display: Int, kitty: Bool = false) throws -> PreviewImage? {
         let bin = try #require(Harness.binary)
         let script = """
         set -u
@@ -27,8 +27,10 @@ import CaptureFlow
         Xvfb :\(display) -screen 0 800x600x24 -nolisten tcp >/dev/null 2>&1 & XP=$!
         trap 'kill $TP 2>/dev/null; kill $XP 2>/dev/null' EXIT
         for i in $(seq 100); do [ -e /tmp/.X11-unix/X\(display) ] && break; sleep 0.05; done
-        DISPLAY=:\(display) xterm -ti vt340 -xrm 'XTerm*numColorRegisters: 256' -geometry 80x24+0+0 -bg black -fg white \
-          -e env -u NO_COLOR -u COLORTERM LANG=C.UTF-8 TERM=xterm-256color '\(bin)' capture --source still.avi --no-instructions --camera-consent --preview-mode \(mode) \
+        DISPLAY=:\(display) LIBGL_ALWAYS_SOFTWARE=1 \(kitty
+            ? "kitty --config NONE -o remember_window_size=no -o initial_window_width=80c -o initial_window_height=24c -o background=#000000 env -u NO_COLOR -u COLORTERM LANG=C.UTF-8"
+            : "xterm -ti vt340 -xrm 'XTerm*numColorRegisters: 256' -geometry 80x24+0+0 -bg black -fg white -e env -u NO_COLOR -u COLORTERM LANG=C.UTF-8 TERM=xterm-256color") \
+          '\(bin)' capture --source still.avi --no-instructions --camera-consent --preview-mode \(mode) \
           --events ev-\(mode).jsonl --output out-\(mode) >/dev/null 2>&1 & TP=$!
         for i in $(seq 300); do grep -q cameraReady ev-\(mode).jsonl 2>/dev/null && break; sleep 0.05; done
         # The first frames reach the screen within a second or two of cameraReady (a debug build
@@ -120,6 +122,25 @@ import CaptureFlow
 }
 
 struct PreviewNotFound: Error, CustomStringConvertible { var description: String { "no preview found in the screenshot" } }
+
+extension XtermPreviewTests {
+    static let kittyReady = ready && Harness.tool("kitty") != nil
+
+    /// kitty under Xvfb (Mesa llvmpipe, LIBGL_ALWAYS_SOFTWARE=1) with `--preview-mode auto`: the
+    /// start-up probe must find kitty graphics (the `a=q` reply) and the picture, sent through
+    /// shared memory (a local terminal), must show the frame.
+    @Test(.enabled(if: kittyReady, "needs kitty besides the xterm test's tools"))
+    func kittyAutoDetectedShowsTheFrame() throws {
+        let dir = Harness.tempDir("sc-kitty")
+        guard let shot = try Self.screenshot(mode: "auto", dir: dir, display: 96, kitty: true), let frame = PPM.read(dir + "/frame.ppm") else {
+            Issue.record("no screenshot in \(dir)"); return
+        }
+        let f = try Self.fidelity(shot, frame: frame)
+        print("kitty (auto): SSIM whole preview \(f.whole), inside the oval \(f.oval)")
+        #expect(f.whole >= 0.85)
+        #expect(f.oval >= 0.85)
+    }
+}
 
 /// Binary PPM (P6, maxval 255) as ImageMagick writes it.
 enum PPM {
