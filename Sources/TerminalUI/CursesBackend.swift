@@ -273,6 +273,7 @@ public final class CursesBackend: TerminalBackend {
         lastDrawSkippedPreview = false
         // A picture still being written: finish it before curses writes anything.
         if let p = picturePlacer, p.busy, !p.pump() { lastDrawSkippedPreview = true; return }
+        let drained = picturePlacer?.drained() ?? true
         let canvas = screen.canvas
         var full = previous == nil || previous?.width != canvas.width || previous?.height != canvas.height
         if full { werase(cnc_stdscr()) }
@@ -317,7 +318,7 @@ public final class CursesBackend: TerminalBackend {
         terminal.refresh()
         if let p = picturePlacer {
             if let picture = screen.picture {
-                p.place(picture, force: full)
+                p.place(picture, force: full, drained: drained)
                 lastDrawSkippedPreview = p.lastSkipped
             } else {
                 p.clear()
@@ -335,6 +336,12 @@ public final class CursesBackend: TerminalBackend {
         }
         return near(af, bf) && near(ab, bb)
     }
+
+    /// A picture is partly written (the rest goes out from `readInput` and `draw`).
+    public var picturePending: Bool { picturePlacer?.busy ?? false }
+
+    /// Repaints every cell at the next `draw` (and so places a picture again).
+    public func forceRepaint() { previous = nil }
 
     /// Hands over what the start-up probe read that was not a reply (keys typed meanwhile) and,
     /// when its deadline passed before the DA1 reply, filters replies that arrive late out of
@@ -367,6 +374,9 @@ public final class CursesBackend: TerminalBackend {
     /// keys are skipped.
     public func readInput(timeoutMs: Int) -> InputEvent? {
         guard !ended else { return nil }
+        // The loop asks for input every turn: a picture the terminal could not take at once
+        // goes on from here, as fast as the terminal drains it.
+        if let p = picturePlacer, p.busy { p.pump() }
         // The size is also checked directly (one ioctl): ncurses only turns SIGWINCH into
         // KEY_RESIZE when it could install its handler, which a host process may have prevented.
         var ws = winsize()

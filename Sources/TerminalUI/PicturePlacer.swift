@@ -67,12 +67,17 @@ public final class PicturePlacer {
         return ioctl(fd, UInt(TIOCOUTQ), &n) == 0 ? Int(n) : 0
     }
 
+    /// True when nothing is pending and the tty's output queue is below `drainedBytes`. Ask
+    /// before curses writes the frame's text (its own bytes would count).
+    public func drained() -> Bool { !busy && outputQueue() < drainedBytes }
+
     /// Shows `picture` if it changed (or `force`, after curses repainted its cells) and the
-    /// terminal has drained the previous one; else counts a skipped frame.
-    public func place(_ picture: PreviewPicture, force: Bool) {
+    /// terminal had drained the previous one (`drained`, asked before curses wrote); else
+    /// counts a skipped frame.
+    public func place(_ picture: PreviewPicture, force: Bool, drained: Bool) {
         lastSkipped = false
         guard force || picture != shown else { return }
-        guard !busy, outputQueue() < drainedBytes else { framesSkipped += 1; lastSkipped = true; return }
+        guard !busy, drained else { framesSkipped += 1; lastSkipped = true; return }
         let body: [UInt8]
         switch mode {
         case .kitty:
