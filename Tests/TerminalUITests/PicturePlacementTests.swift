@@ -8,8 +8,9 @@ import TestSupport
 /// Pixel modes through the curses backend on a pseudo-terminal (issue #13): the picture goes
 /// after curses' output at the preview rectangle, is sent again only when it changes or curses
 /// repainted its cells, text changes do not resend it, the stream decodes (sixel2png) to the
-/// picture, and ending removes it.
-@Suite(.serialized) struct PicturePlacementTests {
+/// picture, and ending removes it. In `CursesBackendTests` (serialized): curses has one current
+/// screen per process, so curses tests must not run in parallel.
+extension CursesBackendTests {
     static func sixels(_ bytes: [UInt8]) -> [[UInt8]] {
         var out: [[UInt8]] = [], i = 0
         while i + 2 < bytes.count {
@@ -29,7 +30,7 @@ import TestSupport
     }
 
     @Test func sixelPictureFromAPtyDecodesAndIsNotResentForText() throws {
-        try CursesBackendTests().withPty(cols: 80, rows: 24) { slave, reader in
+        try withPty(cols: 80, rows: 24) { slave, reader in
             let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
                                             environment: ["TERM": "xterm-256color"], quietStderr: false)
             backend.picturePlacer = PicturePlacer(mode: .sixel, fd: slave, tmux: false, environment: [:])
@@ -87,7 +88,7 @@ import TestSupport
     }
 
     @Test func kittyPictureIsDeletedOnExit() throws {
-        try CursesBackendTests().withPty(cols: 80, rows: 24) { slave, reader in
+        try withPty(cols: 80, rows: 24) { slave, reader in
             let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
                                             environment: ["TERM": "xterm-256color"], quietStderr: false)
             backend.picturePlacer = PicturePlacer(mode: .kitty, fd: slave, tmux: false, environment: ["SSH_TTY": "/dev/pts/1"])
