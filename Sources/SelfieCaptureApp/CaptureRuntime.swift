@@ -286,7 +286,8 @@ public final class CaptureRuntime {
                 if previewMode.isPixels {
                     curses.picturePlacer = PicturePlacer(mode: previewMode, fd: STDOUT_FILENO,
                                                          tmux: TerminalProbe.insideTmux(terminalProbe, environment: setup.environment),
-                                                         environment: setup.environment)
+                                                         environment: setup.environment,
+                                                         kittyConfirmed: terminalProbe.kittyGraphics == true)
                 }
             } catch {
                 throw AppError.cameraUnavailable("cannot start the terminal screen (TERM=\(setup.environment["TERM"] ?? "")): \(error); try --renderer plain")

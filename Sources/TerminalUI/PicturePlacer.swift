@@ -34,11 +34,21 @@ public final class PicturePlacer {
     /// Whether the last `place` call skipped its picture.
     public private(set) var lastSkipped = false
 
+    /// The last shared-memory object handed to kitty (kitty unlinks it once read; one still
+    /// there when the next is made was not read and is removed).
+    private var lastSharedMemory: String?
+
     /// - Parameters: `fd` the terminal; `tmux` wrap streams in tmux passthrough; `environment`
-    ///   decides kitty's transfer (`KittyGraphics.transfer`).
-    public init(mode: PreviewMode, fd: Int32, tmux: Bool, environment: [String: String]) {
+    ///   decides kitty's transfer (`KittyGraphics.transfer`); `kittyConfirmed`: the probe got a
+    ///   kitty graphics reply (shared memory is used only then: an unconfirmed terminal might
+    ///   never read, and unlink, the objects).
+    public init(mode: PreviewMode, fd: Int32, tmux: Bool, environment: [String: String], kittyConfirmed: Bool = false) {
         self.mode = mode; self.fd = fd; self.tmux = tmux
-        kittyTransfer = tmux ? .direct : KittyGraphics.transfer(environment: environment)
+        kittyTransfer = tmux || !kittyConfirmed ? .direct : KittyGraphics.transfer(environment: environment)
+    }
+
+    private func unlinkUnread() {
+        if let name = lastSharedMemory { shm_unlink(name); lastSharedMemory = nil }
     }
 
     /// True while a picture's stream is partly written (curses must not write meanwhile).
@@ -82,7 +92,12 @@ public final class PicturePlacer {
         switch mode {
         case .kitty:
             var name: String?
-            if kittyTransfer == .sharedMemory { serial += 1; name = KittyGraphics.sharedMemory(picture.image, serial: serial) }
+            if kittyTransfer == .sharedMemory {
+                unlinkUnread()
+                serial += 1
+                name = KittyGraphics.sharedMemory(picture.image, serial: serial)
+                lastSharedMemory = name
+            }
             body = KittyGraphics.transmit(picture.image, cols: picture.rect.width, rows: picture.rect.height, sharedMemoryName: name)
         default:
             body = ChafaPreview.encode(picture, mode: mode)
@@ -110,6 +125,7 @@ public final class PicturePlacer {
         while busy && spins < 100 { pump(); if busy { usleep(10_000) }; spins += 1 }
         pending = []; pendingOffset = 0
         if mode == .kitty {
+            unlinkUnread()
             let bytes = tmux ? TmuxPassthrough.wrap(KittyGraphics.deleteBytes) : KittyGraphics.deleteBytes
             _ = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress!, $0.count) }
         }
