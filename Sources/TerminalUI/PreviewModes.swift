@@ -8,8 +8,8 @@ public enum PreviewModeChoice: String, Sendable, CaseIterable {
     /// The mode to draw with.
     ///
     /// - `auto`: the terminal probe, then environment hints (`TerminalProbe.graphics`), else
-    ///   `symbols`; `halfblocks` when the terminal shows no colour or no UTF-8 (chafa's symbols
-    ///   need both), which keeps today's ASCII ramp.
+    ///   `symbols`; `halfblocks` without colour (NO_COLOR: no picture either), and instead of
+    ///   symbols without UTF-8 (chafa's symbols need both), which keeps today's ASCII ramp.
     /// - An explicit pixel mode is used as asked (inside tmux its escape stream is wrapped in
     ///   tmux's DCS passthrough, which needs `set -g allow-passthrough on`).
     /// - `symbols` without colour or UTF-8 becomes `halfblocks` (its ASCII ramp).
@@ -23,6 +23,8 @@ public enum PreviewModeChoice: String, Sendable, CaseIterable {
         case .sixel: return .sixel
         case .iterm: return .iterm
         case .auto:
+            // No colour (NO_COLOR, a monochrome terminal): today's gray ASCII ramp, no pictures.
+            if colorMode == .none { return .halfBlocks }
             switch TerminalProbe.graphics(probe, environment: environment) {
             case .kitty: return .kitty
             case .sixel: return .sixel

@@ -158,6 +158,8 @@ enum DetailFrame {
         #expect(PreviewModeChoice.auto.resolve(probe: sixel, environment: [:], colorMode: .direct, glyphs: .unicode) == .sixel)
         #expect(PreviewModeChoice.auto.resolve(probe: .none, environment: [:], colorMode: .palette256, glyphs: .unicode) == .symbols)
         #expect(PreviewModeChoice.auto.resolve(probe: .none, environment: [:], colorMode: .none, glyphs: .unicode) == .halfBlocks)
+        #expect(PreviewModeChoice.auto.resolve(probe: sixel, environment: [:], colorMode: .none, glyphs: .unicode) == .halfBlocks)
+        #expect(PreviewModeChoice.auto.resolve(probe: sixel, environment: [:], colorMode: .direct, glyphs: .asciiOnly) == .sixel)
         #expect(PreviewModeChoice.symbols.resolve(probe: .none, environment: [:], colorMode: .direct, glyphs: .asciiOnly) == .halfBlocks)
         #expect(PreviewModeChoice.kitty.resolve(probe: .none, environment: [:], colorMode: .direct, glyphs: .unicode) == .kitty)
         #expect(PreviewModeChoice.halfblocks.resolve(probe: sixel, environment: [:], colorMode: .direct, glyphs: .unicode) == .halfBlocks)
