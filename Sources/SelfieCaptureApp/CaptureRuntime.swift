@@ -287,7 +287,8 @@ public final class CaptureRuntime {
                     curses.picturePlacer = PicturePlacer(mode: previewMode, fd: STDOUT_FILENO,
                                                          tmux: TerminalProbe.insideTmux(terminalProbe, environment: setup.environment),
                                                          environment: setup.environment,
-                                                         kittyConfirmed: terminalProbe.kittyGraphics == true)
+                                                         kittyConfirmed: terminalProbe.kittyGraphics == true,
+                                                         ackWithDA1: terminalProbe.da1Attributes != nil)
                 }
             } catch {
                 throw AppError.cameraUnavailable("cannot start the terminal screen (TERM=\(setup.environment["TERM"] ?? "")): \(error); try --renderer plain")

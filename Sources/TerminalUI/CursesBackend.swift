@@ -354,18 +354,22 @@ public final class CursesBackend: TerminalBackend {
         }
     }
 
-    /// One wide character from curses through the late-reply filter: the keys it lets through.
+    /// One wide character from curses through the reply filter (late probe replies; the DA1
+    /// answers that acknowledge pictures): the keys it lets through; nil when no filter runs.
     private func filtered(_ code: Int32) -> [Key]? {
-        guard var parser = lateReplies else { return nil }
-        if TTYProbeChannel.monotonicMs() > lateRepliesUntil {
+        let acks = picturePlacer?.ackWithDA1 == true
+        guard var parser = lateReplies ?? (acks ? TerminalProbe.Parser() : nil) else { return nil }
+        if !acks, TTYProbeChannel.monotonicMs() > lateRepliesUntil {
             lateReplies = nil
             parser.flush()
             return TerminalProbe.keys(from: parser.passthrough)
         }
         guard let s = Unicode.Scalar(UInt32(bitPattern: code)) else { return [] }
+        let before = parser.da1Replies
         parser.feed(Array(String(Character(s)).utf8))
+        if parser.da1Replies > before { picturePlacer?.acknowledge() }
         let keys = TerminalProbe.keys(from: parser.takePassthrough())
-        lateReplies = parser.done ? nil : parser
+        lateReplies = parser.done && !acks ? nil : parser
         return keys
     }
 

@@ -34,6 +34,18 @@ public final class PicturePlacer {
     /// Whether the last `place` call skipped its picture.
     public private(set) var lastSkipped = false
 
+    /// Each picture ends with a DA1 query (`CSI c`); the next starts only once the terminal
+    /// answered it (or `ackTimeoutMs` passed). Terminals answer in order, so the answer means the
+    /// picture was read and processed, however slow the link or the terminal's drawing (a pty's
+    /// TIOCOUTQ is always 0: the kernel hands the bytes to the terminal at once). Off for a
+    /// terminal that did not answer the probe's DA1.
+    public let ackWithDA1: Bool
+    public var ackTimeoutMs = 2000
+    private var awaitingAckSince: Int?
+
+    /// The terminal answered a DA1 query (`CursesBackend` filters the reply from the keys).
+    public func acknowledge() { awaitingAckSince = nil }
+
     /// The last shared-memory object handed to kitty (kitty unlinks it once read; one still
     /// there when the next is made was not read and is removed).
     private var lastSharedMemory: String?
@@ -42,8 +54,9 @@ public final class PicturePlacer {
     ///   decides kitty's transfer (`KittyGraphics.transfer`); `kittyConfirmed`: the probe got a
     ///   kitty graphics reply (shared memory is used only then: an unconfirmed terminal might
     ///   never read, and unlink, the objects).
-    public init(mode: PreviewMode, fd: Int32, tmux: Bool, environment: [String: String], kittyConfirmed: Bool = false) {
-        self.mode = mode; self.fd = fd; self.tmux = tmux
+    public init(mode: PreviewMode, fd: Int32, tmux: Bool, environment: [String: String], kittyConfirmed: Bool = false,
+                ackWithDA1: Bool = false) {
+        self.mode = mode; self.fd = fd; self.tmux = tmux; self.ackWithDA1 = ackWithDA1
         kittyTransfer = tmux || !kittyConfirmed ? .direct : KittyGraphics.transfer(environment: environment)
     }
 
@@ -79,7 +92,13 @@ public final class PicturePlacer {
 
     /// True when nothing is pending and the tty's output queue is below `drainedBytes`. Ask
     /// before curses writes the frame's text (its own bytes would count).
-    public func drained() -> Bool { !busy && outputQueue() < drainedBytes }
+    public func drained() -> Bool {
+        if let since = awaitingAckSince {
+            guard TTYProbeChannel.monotonicMs() - since > ackTimeoutMs else { return false }
+            awaitingAckSince = nil
+        }
+        return !busy && outputQueue() < drainedBytes
+    }
 
     /// Shows `picture` if it changed (or `force`, after curses repainted its cells) and the
     /// terminal had drained the previous one (`drained`, asked before curses wrote); else
@@ -106,6 +125,10 @@ public final class PicturePlacer {
         var out: [UInt8] = Array("\u{1B}7\u{1B}[\(picture.rect.y + 1);\(picture.rect.x + 1)H".utf8)
         out += tmux ? TmuxPassthrough.wrap(body) : body
         out += Array("\u{1B}8".utf8)
+        if ackWithDA1 {
+            out += Array("\u{1B}[c".utf8)
+            awaitingAckSince = TTYProbeChannel.monotonicMs()
+        }
         lastFrameBytes = out.count
         pending = out
         pendingOffset = 0

@@ -87,6 +87,46 @@ extension CursesBackendTests {
         }
     }
 
+    /// Frames follow what the terminal processes: each picture ends with a DA1 query and the
+    /// next picture waits for the answer, which is taken out of the keys.
+    @Test func nextPictureWaitsForTheTerminalsAnswer() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm-256color"], quietStderr: false)
+            backend.picturePlacer = PicturePlacer(mode: .sixel, fd: slave, tmux: false, environment: [:], ackWithDA1: true)
+            var ctx = RenderContext(size: backend.size, strings: StubStrings(locale: "en"), theme: .dark,
+                                    colorMode: backend.colorMode, glyphs: backend.glyphs)
+            ctx.previewMode = .sixel
+            ctx.cellGeometry = CellGeometry(width: 8, height: 16, measured: true)
+            func finish() { var n = 0; while backend.picturePending && n < 3000 { _ = backend.readInput(timeoutMs: 1); n += 1 } }
+            func frame(_ k: UInt8) -> ScreenView {
+                var img = PreviewModesTests.frame
+                img.rgb[0] = k
+                for i in stride(from: 0, to: img.rgb.count, by: 97) { img.rgb[i] = k &* 3 }
+                return .capture(CaptureViewState(image: img, phase: .positioning, hint: .moveLeft, isValid: false))
+            }
+            backend.draw(Screens.render(frame(1), context: ctx))
+            finish()
+            let first = reader.take()
+            #expect(Self.sixels(first).count == 1)
+            #expect(String(decoding: first, as: UTF8.self).hasSuffix("\u{1B}8\u{1B}[c"))
+            // No answer yet: the next frame's picture is skipped (text still drawn).
+            backend.draw(Screens.render(frame(2), context: ctx))
+            #expect(backend.lastDrawSkippedPreview)
+            #expect(Self.sixels(reader.take()).isEmpty)
+            // The terminal answers, with a key typed after it: the key is kept, the answer is not.
+            let answer = Array("\u{1B}[?63;4cq".utf8)
+            _ = answer.withUnsafeBufferPointer { write(reader.master, $0.baseAddress, $0.count) }
+            var keys: [InputEvent] = []
+            for _ in 0..<200 { if let e = backend.readInput(timeoutMs: 5) { keys.append(e) }; if !keys.isEmpty { break } }
+            #expect(keys == [.key(.character("q"))])
+            backend.draw(Screens.render(frame(3), context: ctx))
+            finish()
+            #expect(Self.sixels(reader.take()).count == 1)
+            backend.end()
+        }
+    }
+
     @Test func kittyPictureIsDeletedOnExit() throws {
         try withPty(cols: 80, rows: 24) { slave, reader in
             let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
