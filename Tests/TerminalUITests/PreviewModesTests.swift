@@ -153,6 +153,13 @@ enum DetailFrame {
         #expect(Screens.render(view, context: c).picture == nil)
     }
 
+    /// tmux(1) passthrough: `DCS tmux; … ST` with every ESC of the inner sequence doubled.
+    @Test func tmuxPassthroughDoublesEscapes() {
+        let inner = Array("\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\".utf8)
+        let wrapped = String(decoding: TmuxPassthrough.wrap(inner), as: UTF8.self)
+        #expect(wrapped == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\u{1B}\\\u{1B}\\")
+    }
+
     @Test func modeChoiceFollowsProbeEnvironmentAndCapabilities() {
         let sixel = TerminalProbeResult(da1Attributes: [63, 4])
         #expect(PreviewModeChoice.auto.resolve(probe: sixel, environment: [:], colorMode: .direct, glyphs: .unicode) == .sixel)
