@@ -25,6 +25,11 @@ let package = Package(
         .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
                                                      .linkedLibrary("icudata")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),   // OpenSSL libcrypto (SHA-256)
+        // libchafa 1.12 (terminal pictures): include dirs (chafa, glib) from pkg-config, used only by
+        // CChafa's C file; Swift sees CChafa's glib-free header.
+        .systemLibrary(name: "CChafaSys", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
+        .target(name: "CChafa", dependencies: ["CChafaSys"],
+                linkerSettings: [.linkedLibrary("chafa"), .linkedLibrary("glib-2.0")]),
 
         // MARK: Swift modules
         .target(name: "Localization", dependencies: ["CICUPlural"]),
@@ -34,7 +39,7 @@ let package = Package(
         .target(name: "Evidence"),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow", "Evidence"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CaptureFlow", "Localization"]),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CaptureFlow", "Localization"]),
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
                                "Digest", "Evidence"]),
@@ -53,6 +58,6 @@ let package = Package(
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "Digest", "Evidence", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Media"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Media", "TerminalUI", "CaptureFlow"]),
     ]
 )

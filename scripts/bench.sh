@@ -7,3 +7,4 @@ shopt -s nullglob
 scripts=(scripts/bench-*.sh)
 [ ${#scripts[@]} -gt 0 ] || { echo "bench: no benchmarks yet"; exit 0; }
 for s in "${scripts[@]}"; do echo "== $s"; bash "$s"; done
+echo "== preview modes (issue #13)"; .build/release/bench-ui --preview Resources/demo/astronaut.png

@@ -17,6 +17,8 @@ PACKAGES=(
   man-db zsh                           # make install's test: man -l renders the page, zsh -n the completion
   python3-numpy python3-pil            # scripts/make-backlight-clip.py (a test clip from shared/media/people)
   pkg-config
+  libchafa-dev libglib2.0-dev chafa    # terminal pictures (preview modes; the chafa CLI is the bench anchor)
+  libsixel-bin xvfb xterm imagemagick  # preview tests: sixel2png, xterm -ti vt340 under Xvfb, screenshots
   time bc                              # make bench: peak RSS and ratios
   espeak-ng sox                        # --speak (issue #17); its test measures espeak-ng's WAV with soxi
   xvfb xterm x11-apps imagemagick fonts-dejavu-core   # issue #17 test: --theme auto in xterm under Xvfb, xwd screenshot

@@ -44,6 +44,8 @@ public struct CaptureSetup {
     public var previewFps = CaptureSetup.defaultPreviewFps
     /// `--colors`: the colour mode asked for (nil: what the terminal reports).
     public var colors: ColorMode?
+    /// `--preview-mode` (default auto, issue #13).
+    public var previewMode = PreviewModeChoice.auto
     /// Default `--preview-fps`: 15 redraws a second, half a 30 fps camera's rate (issue #19;
     /// the preview is a guide, and each redraw of a 80×24 half-block preview is kilobytes).
     public static let defaultPreviewFps = 15
@@ -262,6 +264,7 @@ public struct CaptureSetup {
             setup.warnings += ThemeLoader.contrastWarnings(theme, file: path)
         }
         if let v = a.value("--preview-fps"), let n = Int(v) { setup.previewFps = n }
+        if let v = a.value("--preview-mode"), let m = PreviewModeChoice(rawValue: v) { setup.previewMode = m }
         switch a.value("--colors") {
         case "16"?: setup.colors = .ansi16
         case "256"?: setup.colors = .palette256

@@ -42,6 +42,9 @@ public final class CaptureRuntime {
     /// The theme drawn: `setup.theme`, or for `--theme auto` the one the probe's OSC 11
     /// background calls for (`themeAfterProbe`).
     lazy var theme: Theme = setup.theme
+    /// The preview mode in use (`--preview-mode` resolved) and the cell size in pixels.
+    var previewMode = PreviewMode.halfBlocks
+    var cellGeometry = CellGeometry.fallback
     var folder: OutputFolder?
     var folderCreated = false
 
@@ -381,10 +384,29 @@ public final class CaptureRuntime {
                 curses.takeProbeInput(probeKeys, deadlineExpired: probed && terminalProbe.da1Attributes == nil)
                 theme = Self.themeAfterProbe(setup, probe: terminalProbe)
                 backend = curses
+                previewMode = setup.previewMode.resolve(probe: terminalProbe, environment: setup.environment,
+                                                        colorMode: setup.theme.noColor ? .none : curses.colorMode, glyphs: curses.glyphs)
+                updateCellGeometry()
+                if previewMode.isPixels {
+                    curses.picturePlacer = PicturePlacer(mode: previewMode, fd: STDOUT_FILENO,
+                                                         tmux: TerminalProbe.insideTmux(terminalProbe, environment: setup.environment),
+                                                         environment: setup.environment,
+                                                         kittyConfirmed: terminalProbe.kittyGraphics == true,
+                                                         ackWithDA1: terminalProbe.da1Attributes != nil)
+                }
             } catch {
                 throw AppError.cameraUnavailable("cannot start the terminal screen (TERM=\(setup.environment["TERM"] ?? "")): \(error); try --renderer plain")
             }
         }
+    }
+
+    /// The cell size from TIOCGWINSZ's pixel fields, else the probe's CSI 16/14 t replies,
+    /// else 2:1 (IMG-03). Called at start and on each draw (a resize or font change).
+    func updateCellGeometry() {
+        guard setup.renderer == .curses else { return }
+        var ws = winsize()
+        let px = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0 ? (Int(ws.ws_xpixel), Int(ws.ws_ypixel)) : nil
+        cellGeometry = CellGeometry.from(winsizePixels: px, cols: backend.size.cols, rows: backend.size.rows, probe: terminalProbe)
     }
 
     func cleanUp() {
@@ -671,7 +693,8 @@ public final class CaptureRuntime {
         if newest {
             // The preview is at most cols × 2·rows pixels: decode RGB only as large as that
             // needs (1/8 of 640×480 on an 80×24 terminal).
-            let shown = frame.rgb(covering: backend.size.cols, 2 * backend.size.rows)
+            let need = previewMode.sourcePixels(screen: backend.size, cell: cellGeometry)
+            let shown = frame.rgb(covering: need.width, need.height)
             preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
             needsRedraw = true
             if let worker {
@@ -778,13 +801,30 @@ public final class CaptureRuntime {
         var context = RenderContext(backend: backend, strings: setup.strings, theme: theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
         context.reducedMotion = setup.reducedMotion
+        if previewMode != .halfBlocks {
+            updateCellGeometry()
+            context.previewMode = previewMode
+            context.cellGeometry = cellGeometry
+            if previewMode == .symbols { context.symbolRenderer = ChafaPreview.symbols }
+        }
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
         context.notice = openingWaitShown.map { setup.strings.text(isCamera ? "selfie_capture_waiting_source" : "selfie_capture_waiting_video", [.int($0)]) } ?? stringsNotice
+        let drawStart = TTYProbeChannel.monotonicMs()
         backend.draw(withKeysHelp(Screens.render(view, context: context), context: context))
+        // The preview never takes more than about 40 % of the loop (issue #13: no mode delays a
+        // recorded frame): after a capture screen that took `cost` ms to render and send, the
+        // next waits at least 1.5 × cost (libchafa symbols at 200×60 take ~75 ms; realtime only,
+        // a --pace fast run's clock is virtual).
+        if machine.screen == .capture, fastClock == nil {
+            let cost = TTYProbeChannel.monotonicMs() - drawStart
+            if cost > 10 { nextDrawDueMs = max(nextDrawDueMs, now + cost * 3 / 2) }
+        }
         let bytes = backend.bytesWritten
         if machine.screen == .capture {
             captureDraws += 1
-            drawRate.add(atMs: now)
+            // Preview fps counts the frames the terminal got (a pixel mode skips frames while
+            // the terminal drains the previous picture).
+            if (backend as? CursesBackend)?.lastDrawSkippedPreview != true { drawRate.add(atMs: now) }
             if let b = bytes { byteRate.add(Double(b &- (lastBytes ?? b)), atMs: now) }
         }
         lastBytes = bytes
@@ -800,7 +840,7 @@ public final class CaptureRuntime {
         StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
                            : (setup.sourceSpec as NSString).lastPathComponent, kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue,
                        width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: sourceRate.perSecond,
-                       colorMode: colorMode, previewMode: .halfBlocks, previewFps: drawRate.perSecond,
+                       colorMode: colorMode, previewMode: previewMode, previewFps: drawRate.perSecond,
                        bytesPerSecond: backend.bytesWritten == nil ? nil : byteRate.perSecond)
     }
 

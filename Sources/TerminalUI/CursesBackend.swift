@@ -33,6 +33,23 @@ public final class CursesBackend: TerminalBackend {
     private var savedStderr: Int32 = -1
     private var ended = false
     private var wbuf = [wchar_t](repeating: 0, count: 6)
+    /// In a pixel preview mode, places each screen's picture after curses' refresh (issue #13).
+    /// With kitty graphics, a fatal signal's restore bytes delete the image first, so no face
+    /// stays on the screen after a crash either.
+    public var picturePlacer: PicturePlacer? {
+        didSet {
+            guard let p = picturePlacer, p.mode == .kitty, !restoreBytes.isEmpty else { return }
+            let delete = p.tmux ? TmuxPassthrough.wrap(KittyGraphics.deleteBytes) : KittyGraphics.deleteBytes
+            SignalGuard.armTerminal(fd: restoreFD, bytes: delete + restoreBytes, saved: restoreTermios)
+        }
+    }
+    /// The terminal restore bytes and termios handed to `SignalGuard` (kept to re-arm it).
+    private var restoreBytes: [UInt8] = []
+    private var restoreFD: Int32 = 1
+    private var restoreTermios: termios?
+    /// The last `draw` showed no new preview frame because the terminal had not drained the
+    /// previous picture (the status line's preview fps counts shown frames only).
+    public private(set) var lastDrawSkippedPreview = false
     /// Keys typed during the start-up probe (`TerminalProbe`), served before curses' input.
     private var queuedKeys: [Key] = []
     /// After a probe whose deadline passed, replies may still arrive: key input goes through a
@@ -42,15 +59,14 @@ public final class CursesBackend: TerminalBackend {
 
     struct PairKey: Hashable { var fg: Int32; var bg: Int32 }
 
-    /// The terminal type to open: `xterm-direct` when `COLORTERM` announces truecolor, `TERM` is
-    /// an xterm-like type without direct colour and that terminfo entry exists; else `TERM`.
-    public static func terminalType(term: String, environment: [String: String]) -> String {
-        guard ColorQuantizer.announcesTruecolor(environment), term.hasPrefix("xterm"), !term.contains("direct") else { return term }
-        for dir in ["/usr/share/terminfo/x/xterm-direct", "/lib/terminfo/x/xterm-direct", "/etc/terminfo/x/xterm-direct"]
-        where access(dir, R_OK) == 0 {
-            return "xterm-direct"
-        }
-        return term
+    /// The terminal type to open: a direct-colour entry (`TerminfoColor.directType`) when
+    /// `COLORTERM` announces truecolor or the TERM's terminfo has `RGB`/`Tc` (IMG-07; any TERM,
+    /// not only `xterm*`), when such an entry exists; else `TERM`.
+    /// - Parameter terminfoTruecolor: the terminfo flags' answer (nil: read them).
+    public static func terminalType(term: String, environment: [String: String], terminfoTruecolor: Bool? = nil) -> String {
+        guard ColorQuantizer.announcesTruecolor(environment) || (terminfoTruecolor ?? TerminfoColor.announcesTruecolor(term: term)),
+              !term.contains("direct") else { return term }
+        return TerminfoColor.directType(for: term) ?? term
     }
 
     /// Starts curses on `outputFD`/`inputFD`.
@@ -74,7 +90,9 @@ public final class CursesBackend: TerminalBackend {
         case .ansi16?, .palette256?, .none?: typeEnvironment["COLORTERM"] = nil
         case nil: break
         }
-        var type = Self.terminalType(term: requested, environment: typeEnvironment)
+        // `--colors 16/256` keeps palette colours even when terminfo announces RGB/Tc.
+        let paletteAsked = colors == .ansi16 || colors == .palette256 || colors == ColorMode.none
+        var type = Self.terminalType(term: requested, environment: typeEnvironment, terminfoTruecolor: paletteAsked ? false : nil)
         // `--colors 256` in an xterm-like terminal announced with fewer colours (TERM=xterm has
         // 8, though xterm itself shows 256): open it as xterm-256color, as truecolor opens
         // xterm-direct.
@@ -123,6 +141,9 @@ public final class CursesBackend: TerminalBackend {
             }
         }
         bytes += Array("\r\n".utf8)
+        restoreBytes = bytes
+        restoreFD = outputFD
+        restoreTermios = haveTermios ? saved : nil
         SignalGuard.armTerminal(fd: outputFD, bytes: bytes, saved: haveTermios ? saved : nil)
         SignalGuard.install()
 
@@ -144,7 +165,7 @@ public final class CursesBackend: TerminalBackend {
 
     /// Bytes sent to the terminal so far (every escape sequence curses wrote), nil when the
     /// per-thread write counter is unavailable.
-    public var bytesWritten: UInt64? { terminal.bytesWritten }
+    public var bytesWritten: UInt64? { terminal.bytesWritten.map { $0 + (picturePlacer?.bytesWritten ?? 0) } }
 
     public var size: Size { let s = terminal.size; return Size(cols: s.cols, rows: s.rows) }
     public var inputFD: Int32? { inFD }
@@ -209,6 +230,10 @@ public final class CursesBackend: TerminalBackend {
     /// table restart) and refreshes.
     public func draw(_ screen: RenderedScreen) {
         guard !ended else { return }
+        lastDrawSkippedPreview = false
+        // A picture still being written: finish it before curses writes anything.
+        if let p = picturePlacer, p.busy, !p.pump() { lastDrawSkippedPreview = true; return }
+        let drained = picturePlacer?.drained() ?? true
         let canvas = screen.canvas
         var full = previous == nil || previous?.width != canvas.width || previous?.height != canvas.height
         if full { werase(cnc_stdscr()) }
@@ -251,6 +276,14 @@ public final class CursesBackend: TerminalBackend {
         sent.replaceCells(shown)
         previous = sent
         terminal.refresh()
+        if let p = picturePlacer {
+            if let picture = screen.picture {
+                p.place(picture, force: full, drained: drained)
+                lastDrawSkippedPreview = p.lastSkipped
+            } else {
+                p.clear()
+            }
+        }
     }
 
     /// Same glyph and attributes, and every RGB channel of both colours within `tolerance`.
@@ -264,6 +297,12 @@ public final class CursesBackend: TerminalBackend {
         return near(af, bf) && near(ab, bb)
     }
 
+    /// A picture is partly written (the rest goes out from `readInput` and `draw`).
+    public var picturePending: Bool { picturePlacer?.busy ?? false }
+
+    /// Repaints every cell at the next `draw` (and so places a picture again).
+    public func forceRepaint() { previous = nil }
+
     /// Hands over what the start-up probe read that was not a reply (keys typed meanwhile) and,
     /// when its deadline passed before the DA1 reply, filters replies that arrive late out of
     /// the key input for `lateReplyMs` (default 3 s) or until the DA1 reply.
@@ -275,18 +314,22 @@ public final class CursesBackend: TerminalBackend {
         }
     }
 
-    /// One wide character from curses through the late-reply filter: the keys it lets through.
+    /// One wide character from curses through the reply filter (late probe replies; the DA1
+    /// answers that acknowledge pictures): the keys it lets through; nil when no filter runs.
     private func filtered(_ code: Int32) -> [Key]? {
-        guard var parser = lateReplies else { return nil }
-        if TTYProbeChannel.monotonicMs() > lateRepliesUntil {
+        let acks = picturePlacer?.ackWithDA1 == true
+        guard var parser = lateReplies ?? (acks ? TerminalProbe.Parser() : nil) else { return nil }
+        if !acks, TTYProbeChannel.monotonicMs() > lateRepliesUntil {
             lateReplies = nil
             parser.flush()
             return TerminalProbe.keys(from: parser.passthrough)
         }
         guard let s = Unicode.Scalar(UInt32(bitPattern: code)) else { return [] }
+        let before = parser.da1Replies
         parser.feed(Array(String(Character(s)).utf8))
+        if parser.da1Replies > before { picturePlacer?.acknowledge() }
         let keys = TerminalProbe.keys(from: parser.takePassthrough())
-        lateReplies = parser.done ? nil : parser
+        lateReplies = parser.done && !acks ? nil : parser
         return keys
     }
 
@@ -295,6 +338,9 @@ public final class CursesBackend: TerminalBackend {
     /// keys are skipped.
     public func readInput(timeoutMs: Int) -> InputEvent? {
         guard !ended else { return nil }
+        // The loop asks for input every turn: a picture the terminal could not take at once
+        // goes on from here, as fast as the terminal drains it.
+        if let p = picturePlacer, p.busy { p.pump() }
         // The size is also checked directly (one ioctl): ncurses only turns SIGWINCH into
         // KEY_RESIZE when it could install its handler, which a host process may have prevented.
         var ws = winsize()
@@ -370,6 +416,8 @@ public final class CursesBackend: TerminalBackend {
         guard !ended else { return }
         ended = true
         SignalGuard.disarmTerminal()
+        // No face left on screen: kitty's image deleted, the rectangle's pixels cleared.
+        picturePlacer?.clear()
         clearScreen()
         _ = curs_set(1)
         terminal.end()
@@ -382,6 +430,7 @@ public final class CursesBackend: TerminalBackend {
     /// Returns once the process runs again; the caller draws the current screen.
     public func suspend() {
         guard !ended else { return }
+        picturePlacer?.clear()
         clearScreen()
         SignalGuard.disarmTerminal()
         _ = curs_set(1)

@@ -121,7 +121,12 @@ public struct PreviewRenderer: Sendable {
     /// The image's placement in the grid and the oval's centre and semi-axes, in grid pixels.
     func geometry(imageWidth: Int?, imageHeight: Int?, rect: CellRect)
         -> (s: Double, ox: Double, oy: Double, dispW: Double, dispH: Double, ocx: Double, ocy: Double, oax: Double, oay: Double) {
-        let gw = rect.width, gh = rect.height * 2
+        geometry(imageWidth: imageWidth, imageHeight: imageHeight, gridWidth: rect.width, gridHeight: rect.height * 2)
+    }
+
+    /// The same for a grid of `gridWidth × gridHeight` square pixels.
+    func geometry(imageWidth: Int?, imageHeight: Int?, gridWidth gw: Int, gridHeight gh: Int)
+        -> (s: Double, ox: Double, oy: Double, dispW: Double, dispH: Double, ocx: Double, ocy: Double, oax: Double, oay: Double) {
         let iw = max(1, imageWidth ?? gw), ih = max(1, imageHeight ?? gh)
         let sx = Double(gw) / Double(iw), sy = Double(gh) / Double(ih)
         let s = scaleType == .fill ? max(sx, sy) : min(sx, sy)
@@ -135,8 +140,8 @@ public struct PreviewRenderer: Sendable {
 
     /// The largest centred part of `area` whose pixel aspect (cells are 1 × 2 pixels) is at most
     /// `maxAspect` (width / height): the preview never gets wider than a 4:3 frame by default.
-    public static func previewRect(in area: CellRect, maxAspect: Double = 4.0 / 3.0) -> CellRect {
-        let maxW = Int((Double(area.height * 2) * maxAspect).rounded())
+    public static func previewRect(in area: CellRect, maxAspect: Double = 4.0 / 3.0, cellAspect: Double = 2) -> CellRect {
+        let maxW = Int((Double(area.height) * cellAspect * maxAspect).rounded())
         guard area.width > maxW else { return area }
         return CellRect(x: area.x + (area.width - maxW) / 2, y: area.y, width: maxW, height: area.height)
     }
@@ -147,10 +152,25 @@ public struct PreviewRenderer: Sendable {
     public func render(_ image: PreviewImage?, into rect: CellRect, canvas: inout Canvas, mode: ColorMode, glyphs: Glyphs) {
         guard !rect.isEmpty else { return }
         let gw = rect.width, gh = rect.height * 2
+        let digitScale = digits.map { self.digitScale($0, imageSize: image.map { ($0.width, $0.height) }, rect: rect) } ?? 0
+        guard let (grid, kind) = composite(image, gridWidth: gw, gridHeight: gh, lineWidth: 1, digitScale: digitScale) else { return }
+        cells(grid: grid, kind: kind, into: rect, canvas: &canvas, mode: mode, glyphs: glyphs)
+    }
+
+    /// The preview as a `gridWidth × gridHeight` picture of square pixels: `image` scaled
+    /// (fit/fill, mirrored), the outside of the oval dimmed, the outline `lineWidth` pixels
+    /// thick, the recording ring and the countdown digits at `digitScale` grid pixels per font
+    /// pixel (drawn when ≥ `minimumDigitScale`). The half-block grid is `cols × 2·rows`; pixel
+    /// modes use the preview rectangle's size in terminal pixels, so every mode shows the same
+    /// overlay. `kind` per pixel: 0 outside, 1 inside, 2 outline or ring, 3 digit ink.
+    /// nil when the grid or the image is empty.
+    public func composite(_ image: PreviewImage?, gridWidth gw: Int, gridHeight gh: Int, lineWidth: Int = 1,
+                          digitScale: Int = 0) -> (grid: [RGB], kind: [UInt8])? {
+        guard gw > 0, gh > 0 else { return nil }
         let iw = image?.width ?? gw, ih = image?.height ?? gh
-        guard iw > 0, ih > 0 else { return }
+        guard iw > 0, ih > 0 else { return nil }
         // Scale (grid pixels per image pixel), the image's placement and the oval, in grid pixels.
-        let g = geometry(imageWidth: image?.width, imageHeight: image?.height, rect: rect)
+        let g = geometry(imageWidth: image?.width, imageHeight: image?.height, gridWidth: gw, gridHeight: gh)
         let s = g.s, ox = g.ox, oy = g.oy
         let step = max(1, Int(1 / s / 3))  // sample at most ~3×3 points per grid pixel
         let pix = image?.rgb ?? []
@@ -176,7 +196,13 @@ public struct PreviewRenderer: Sendable {
                 if !showsOval {
                     kind[i] = 1
                 } else if ins {
-                    let edge = !inside(gx - 1, gy) || !inside(gx + 1, gy) || !inside(gx, gy - 1) || !inside(gx, gy + 1)
+                    let edge: Bool
+                    if lineWidth <= 1 {
+                        edge = !inside(gx - 1, gy) || !inside(gx + 1, gy) || !inside(gx, gy - 1) || !inside(gx, gy + 1)
+                    } else {
+                        let dx = (Double(gx) + 0.5 - ocx) / oax, dy = (Double(gy) + 0.5 - ocy) / oay
+                        edge = (dx * dx + dy * dy).squareRoot() >= 1 - Double(lineWidth) / max(1, min(oax, oay))
+                    }
                     kind[i] = edge ? 2 : 1
                 }
                 guard hasPixels, y0 < y1 else { continue }
@@ -209,7 +235,7 @@ public struct PreviewRenderer: Sendable {
         // The recording ring: a band two pixels thick just inside the outline, filled clockwise
         // from the top as far as the progress.
         if let ring {
-            let band = 1 - 2.2 / max(1, min(oax, oay))
+            let band = 1 - (lineWidth <= 1 ? 2.2 : 3.2 * Double(lineWidth)) / max(1, min(oax, oay))
             for gy in 0..<gh {
                 for gx in 0..<gw where kind[gy * gw + gx] != 0 {
                     let dx = (Double(gx) + 0.5 - ocx) / oax, dy = (Double(gy) + 0.5 - ocy) / oay
@@ -223,7 +249,7 @@ public struct PreviewRenderer: Sendable {
         }
         // Countdown digits, centred on the oval, each ink pixel with a dark edge around it.
         if let digits {
-            let scale = digitScale(digits, imageSize: image.map { ($0.width, $0.height) }, rect: rect)
+            let scale = digitScale
             if scale >= Self.minimumDigitScale {
                 let b = BigDigits.bitmap(digits, scale: scale)
                 let x0 = Int((ocx - Double(b.width) / 2).rounded()), y0 = Int((ocy - Double(b.height) / 2).rounded())
@@ -241,7 +267,12 @@ public struct PreviewRenderer: Sendable {
                 }
             }
         }
+        return (grid, kind)
+    }
 
+    /// Half-block cells from a `rect.width × 2·rect.height` composite.
+    func cells(grid: [RGB], kind: [UInt8], into rect: CellRect, canvas: inout Canvas, mode: ColorMode, glyphs: Glyphs) {
+        let gw = rect.width
         for cy in 0..<rect.height {
             let top = 2 * cy * gw, bottom = (2 * cy + 1) * gw
             for cx in 0..<gw {

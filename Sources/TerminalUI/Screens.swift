@@ -147,6 +147,11 @@ public struct RenderContext: Sendable {
     /// `--reduced-motion` (issue #17): nothing counts or moves by itself; the loading screen
     /// shows a static progress line (its stage) instead of its running seconds.
     public var reducedMotion = false
+    /// How the capture preview is drawn, the terminal's cell size in pixels, and the symbol
+    /// renderer (libchafa, `ChafaPreview.symbols`) for `.symbols`; half blocks when it is nil.
+    public var previewMode: PreviewMode = .halfBlocks
+    public var cellGeometry: CellGeometry = .fallback
+    public var symbolRenderer: PreviewSymbolRenderer?
     public init(size: Size, strings: any Localizing, theme: Theme, layout: Layout = Layout(),
                 colorMode: ColorMode = .direct, glyphs: Glyphs = .unicode, canGoBack: Bool = true,
                 statusLine: StatusLineInfo? = nil) {
@@ -155,11 +160,14 @@ public struct RenderContext: Sendable {
     }
 }
 
-/// How the preview is drawn. Today always half blocks; a later renderer (e.g. chafa's symbols)
-/// adds its case and reports itself on the status line.
-public enum PreviewMode: String, Sendable, Equatable {
+/// How the preview is drawn (`--preview-mode`, issue #13); the status line names it.
+public enum PreviewMode: String, Sendable, Equatable, CaseIterable {
     /// `▀` with the upper pixel as foreground and the lower as background (ASCII ramp without colour).
     case halfBlocks = "half-blocks"
+    /// libchafa symbol art (sextants, quadrants, half blocks) read back into cells.
+    case symbols
+    /// Pictures through libchafa: DEC sixel, the kitty graphics protocol, iTerm2 inline images.
+    case sixel, kitty, iterm
 }
 
 /// The figures of the status line (htop/mc style, toggled with `i`, on from the start with
@@ -209,6 +217,9 @@ public struct RenderedScreen: Sendable, Equatable {
     public var canvas: Canvas
     public var lines: [String]
     public var status: String?
+    /// In a pixel preview mode, the picture the backend places over the preview rectangle
+    /// (whose cells hold `PreviewPicture.placeholderStyle` spaces); nil otherwise.
+    public var picture: PreviewPicture?
     public init(canvas: Canvas, lines: [String], status: String?) { self.canvas = canvas; self.lines = lines; self.status = status }
 }
 
@@ -486,8 +497,9 @@ public enum Screens {
                                        ring: recording ? s.progress : nil, accent: primary,
                                        ringTrack: rgb(theme.cardBackground, fallback: RGB(0x60, 0x60, 0x60)))
         let mode: ColorMode = theme.noColor ? .none : c.colorMode
-        let previewRect = PreviewRenderer.previewRect(in: frames.preview)
-        renderer.render(s.image, into: previewRect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
+        let previewRect = c.previewMode == .halfBlocks ? PreviewRenderer.previewRect(in: frames.preview)
+            : PreviewRenderer.previewRect(in: frames.preview, cellAspect: c.cellGeometry.aspect)
+        let picture = preview(renderer, s.image, into: previewRect, canvas: &canvas, mode: mode, c)
         if let valid = s.isValid { ovalMark(&canvas, valid: valid, renderer: renderer, image: s.image, rect: previewRect, c) }
         if let d = digits {
             let inside = renderer.digitScale(d, imageSize: s.image.map { ($0.width, $0.height) }, rect: previewRect)
@@ -583,7 +595,9 @@ public enum Screens {
         var screenLines = [title, duration]
         if showButton { screenLines.append("[\(start)]") }
         let status = [hintText, s.phase == .recording ? nil : statusText].compactMap { $0 }.joined(separator: " · ")
-        return RenderedScreen(canvas: canvas, lines: screenLines, status: status.isEmpty ? nil : status)
+        var screen = RenderedScreen(canvas: canvas, lines: screenLines, status: status.isEmpty ? nil : status)
+        screen.picture = picture
+        return screen
     }
 
     /// The countdown's big digits beside a preview too small to hold them: in the wider free

@@ -83,6 +83,8 @@ public enum TerminalProbe {
         public var passthrough: [UInt8] = []
         /// The DA1 reply has arrived (the round is complete).
         public private(set) var done = false
+        /// DA1 replies seen so far (a picture's acknowledgement, `PicturePlacer`).
+        public private(set) var da1Replies = 0
 
         enum State: Sendable { case ground, escape, csi, ss3, string(kind: UInt8), stringEscape(kind: UInt8) }
         private var state = State.ground
@@ -174,6 +176,7 @@ public enum TerminalProbe {
             if final == UInt8(ascii: "c"), body.first == UInt8(ascii: "?") {
                 result.da1Attributes = Self.numbers(body.dropFirst())
                 done = true
+                da1Replies += 1
                 return true
             }
             if final == UInt8(ascii: "t"), body.first.map({ (0x30...0x39).contains($0) }) == true {

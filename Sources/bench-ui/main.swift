@@ -15,6 +15,7 @@ struct KeyStrings: Localizing {
 }
 
 let args = CommandLine.arguments
+if args.count >= 2, args[1] == "--preview" { PreviewBench.run(Array(args.dropFirst(2))); exit(0) }   // PreviewBench.swift
 
 // `bench-ui --show`: draw a capture screen with a synthetic frame on this terminal until a key
 // (q/Esc) is pressed; for eyeballing the real terminal output (e.g. in tmux).

@@ -62,7 +62,7 @@ import TestSupport
         let t = try TmuxSession(cols: 132, rows: 43)
         defer { t.kill() }
         try t.type("'\(bin)' --source '\(clip)' --loop --debug-overlay --no-instructions --camera-consent --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
-        let re = try NSRegularExpression(pattern: #"approach\.avi \(file\) · (\d+)×(\d+) · ([\d.]+) fps · colours (\S+) · preview half-blocks ([\d.]+) fps · ([\d.]+ [kM]?B)/s"#)
+        let re = try NSRegularExpression(pattern: #"approach\.avi \(file\) · (\d+)×(\d+) · ([\d.]+) fps · colours (\S+) · preview [a-z-]+ ([\d.]+) fps · ([\d.]+ [kM]?B)/s"#)
         var line = ""
         var figures: (w: Int, h: Int, fps: Double, previewFps: Double)?
         // The meters need a couple of seconds of frames; wait for a stable reading.
@@ -83,7 +83,7 @@ import TestSupport
             #expect(f.previewFps > 0 && f.previewFps <= 15 * 1.1, "preview fps within --preview-fps 15: '\(line)'")
         }
         try t.keys("i")
-        #expect(try t.waitUntil(10) { !(try t.screen().contains("preview half-blocks")) }, "i hides the status line")
+        #expect(try t.waitUntil(10) { !(try t.screen().contains("· preview ")) }, "i hides the status line")
         try t.keys("q")
         #expect(try t.waitFor("EXIT=130"), "screen: \(t.dump())")
     }

@@ -1,4 +1,6 @@
 import Testing
+import Foundation
+import Glibc
 import CaptureFlow
 @testable import TerminalUI
 
@@ -175,5 +177,57 @@ let kittyAnswers = "\(esc)P>|kitty(0.26.5)\(esc)\\" + "\(esc)_Gi=31;OK\(esc)\\" 
         #expect(!TerminalProbe.shouldProbe(environment: ["TERM": "linux"]))
         #expect(!TerminalProbe.shouldProbe(environment: [:]))
         #expect(TerminalProbe.shouldProbe(environment: ["TERM": "xterm-256color"]))
+    }
+}
+
+/// The probe's I/O on a real pseudo-terminal: queries written to the tty, replies read in raw
+/// mode, the terminal's modes restored, keys kept; a silent terminal costs the deadline only.
+@Suite(.serialized) struct TTYProbeChannelTests {
+    static func withPty(_ body: (_ master: Int32, _ slave: Int32) throws -> Void) throws {
+        var master: Int32 = -1, slave: Int32 = -1
+        try #require(openpty(&master, &slave, nil, nil, nil) == 0)
+        for fd in [master, slave] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        defer { close(slave); close(master) }
+        try body(master, slave)
+    }
+
+    @Test func answeringTerminalRestoresModesAndKeepsKeys() throws {
+        try Self.withPty { master, slave in
+            var before = termios()
+            tcgetattr(slave, &before)
+            // The "terminal": reads the queries, then answers like xterm -ti vt340, with a key typed first.
+            let answer = Array(("x" + xtermVT340).utf8)
+            let t = Thread {
+                var buf = [UInt8](repeating: 0, count: 256), got: [UInt8] = []
+                while !got.suffix(3).elementsEqual(Array("\u{1B}[c".utf8)) {
+                    let n = read(master, &buf, buf.count)
+                    if n <= 0 { return }
+                    got += buf[0..<n]
+                }
+                _ = answer.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
+            }
+            t.start()
+            let (r, keys) = TTYProbeChannel.probe(outputFD: slave, inputFD: slave, deadlineMs: 2000)
+            #expect(!r.deadlineExpired)
+            #expect(r.sixel && r.xtversion == "XTerm(380)")
+            #expect(keys == Array("x".utf8))
+            var after = termios()
+            tcgetattr(slave, &after)
+            #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag, "termios restored")
+        }
+    }
+
+    @Test func silentTerminalReturnsAtTheDeadline() throws {
+        try Self.withPty { master, slave in
+            let start = TTYProbeChannel.monotonicMs()
+            let (r, keys) = TTYProbeChannel.probe(outputFD: slave, inputFD: slave, deadlineMs: 150)
+            let took = TTYProbeChannel.monotonicMs() - start
+            #expect(r.deadlineExpired && r.da1Attributes == nil && keys.isEmpty)
+            #expect(took >= 150 && took < 2000, "took \(took) ms")
+            // What was written is exactly the query round.
+            var buf = [UInt8](repeating: 0, count: 512)
+            let n = read(master, &buf, buf.count)
+            #expect(n > 0 && Array(buf[0..<max(0, n)]) == TerminalProbe.queryBytes)
+        }
     }
 }

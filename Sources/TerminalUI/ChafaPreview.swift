@@ -1,0 +1,115 @@
+import CChafa
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libchafa (Debian libchafa-dev 1.12) for the preview: symbol art read back into cells, and
+/// pixel pictures (sixel, kitty, iTerm2) as escape streams. The only Swift file that calls
+/// libchafa; the decisions and geometry are in PreviewModes.swift.
+public enum ChafaPreview {
+    /// Symbols used in `symbols` mode: sextants (2×3 per cell, Unicode 13 "Symbols for Legacy
+    /// Computing"), quadrants, half blocks, the other block elements, space and full block.
+    public static var symbolTags: UInt32 {
+        cchafa_tag_sextant() | cchafa_tag_quad() | cchafa_tag_half() | cchafa_tag_block() | cchafa_tag_space() | cchafa_tag_solid()
+    }
+
+    /// chafa's work factor for symbols (0...1: how many symbols it tries per cell): 0.3, which
+    /// measured the same SSIM as 1.0 (0.967 at 80×24) in a quarter of the time (9.5 vs 35.8 ms,
+    /// make bench, 2026-12-01).
+    static let symbolWorkFactor: Float = 0.3
+
+    /// chafa's canvas mode for a colour mode: truecolor; 240 indexed colours for 256 (the 16
+    /// ANSI ones vary by theme; chafa's own CLI does the same); 16.
+    static func canvasMode(_ m: ColorMode) -> Int32 {
+        switch m {
+        case .direct: return 0
+        case .palette256: return 2
+        case .ansi16: return 3
+        case .none: return 4
+        }
+    }
+
+    /// One canvas kept between frames per configuration (creating one builds chafa's symbol
+    /// tables). Guarded by a lock: screens may render on any thread.
+    final class Cache: @unchecked Sendable {
+        struct Key: Hashable { var pixelMode: Int32, canvasMode: Int32, cols: Int32, rows: Int32, cw: Int32, ch: Int32 }
+        let lock = NSLock()
+        var key: Key?
+        var canvas: OpaquePointer?
+        deinit { if let canvas { cchafa_canvas_free(canvas) } }
+
+        func with<T>(_ k: Key, _ body: (OpaquePointer) -> T) -> T? {
+            lock.lock(); defer { lock.unlock() }
+            if key != k {
+                if let canvas { cchafa_canvas_free(canvas) }
+                // Dithering only where colours are few; work factor 0.5 (chafa's CLI default).
+                let dither: Int32 = k.canvasMode == 0 ? 0 : 1
+                canvas = cchafa_canvas_new(k.pixelMode, k.canvasMode, k.cols, k.rows, k.cw, k.ch,
+                                           k.pixelMode == 0 ? ChafaPreview.symbolTags : 0, dither, ChafaPreview.symbolWorkFactor)
+                key = canvas == nil ? nil : k
+            }
+            guard let canvas else { return nil }
+            return body(canvas)
+        }
+    }
+    static let symbolCache = Cache()
+    static let pixelCache = Cache()
+
+    /// `PreviewSymbolRenderer` through libchafa: the picture drawn into a `cols × rows` symbol
+    /// canvas, each cell's character and colours read back (chafa packed RGB; -1, a transparent
+    /// colour, becomes the terminal default).
+    public static let symbols: PreviewSymbolRenderer = { picture, cols, rows, mode in
+        guard cols > 0, rows > 0, picture.width > 0, picture.height > 0,
+              picture.rgb.count >= picture.width * picture.height * 3 else { return nil }
+        let key = Cache.Key(pixelMode: 0, canvasMode: canvasMode(mode), cols: Int32(cols), rows: Int32(rows), cw: 8, ch: 16)
+        return symbolCache.with(key) { canvas -> [Cell] in
+            picture.rgb.withUnsafeBufferPointer {
+                cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3))
+            }
+            var cells = [Cell]()
+            cells.reserveCapacity(cols * rows)
+            var fg: Int32 = 0, bg: Int32 = 0
+            for y in 0..<rows {
+                for x in 0..<cols {
+                    let ch = cchafa_canvas_char_at(canvas, Int32(x), Int32(y))
+                    cchafa_canvas_colors_at(canvas, Int32(x), Int32(y), &fg, &bg)
+                    let c = Unicode.Scalar(ch).map(Character.init) ?? " "
+                    cells.append(Cell(c, style: Style(fg: color(fg), bg: color(bg))))
+                }
+            }
+            return cells
+        }
+    }
+
+    static func color(_ packed: Int32) -> Color {
+        guard packed >= 0 else { return .terminalDefault }
+        return .rgb(RGB(UInt8((packed >> 16) & 0xFF), UInt8((packed >> 8) & 0xFF), UInt8(packed & 0xFF)))
+    }
+
+    /// The escape stream that draws `picture` in `mode` (sixel, kitty or iterm) from the cursor
+    /// position, as libchafa prints it (kitty: direct transmission `t=d`, base64 RGB in chunks;
+    /// sixel: 256 colour registers; iTerm2: an inline TIFF). Empty for cell modes or on failure.
+    public static func encode(_ picture: PreviewPicture, mode: PreviewMode) -> [UInt8] {
+        let pm: Int32
+        switch mode {
+        case .sixel: pm = 1
+        case .kitty: pm = 2
+        case .iterm: pm = 3
+        case .halfBlocks, .symbols: return []
+        }
+        let img = picture.image
+        guard img.width > 0, img.height > 0, img.rgb.count >= img.width * img.height * 3 else { return [] }
+        let key = Cache.Key(pixelMode: pm, canvasMode: 0, cols: Int32(picture.rect.width), rows: Int32(picture.rect.height),
+                            cw: Int32(picture.cellWidth), ch: Int32(picture.cellHeight))
+        return pixelCache.with(key) { canvas -> [UInt8] in
+            img.rgb.withUnsafeBufferPointer {
+                cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(img.width), Int32(img.height), Int32(img.width * 3))
+            }
+            var n = 0
+            guard let p = cchafa_canvas_print(canvas, &n) else { return [] }
+            defer { free(p) }
+            return p.withMemoryRebound(to: UInt8.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: n)) }
+        } ?? []
+    }
+}

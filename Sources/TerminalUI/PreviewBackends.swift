@@ -1,0 +1,65 @@
+// The preview's renderer backends (issue #13): half blocks (our own, the dependable fallback),
+// symbols (libchafa symbol art read back into cells) and pixel modes (a composed picture the
+// backend places over placeholder cells). Pure: libchafa is behind `PreviewSymbolRenderer`.
+
+/// Turns a composed `width × height` square-pixel picture into `cols × rows` cells (character,
+/// foreground, background), row-major; nil when it cannot (the caller draws half blocks).
+public typealias PreviewSymbolRenderer = @Sendable (_ picture: PreviewImage, _ cols: Int, _ rows: Int, _ mode: ColorMode) -> [Cell]?
+
+extension PreviewImage {
+    /// A picture from a composite grid (`PreviewRenderer.composite`).
+    init(grid: [RGB], width: Int, height: Int) {
+        var px = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<min(grid.count, width * height) {
+            px[3 * i] = grid[i].r; px[3 * i + 1] = grid[i].g; px[3 * i + 2] = grid[i].b
+        }
+        self.init(width: width, height: height, rgb: px)
+    }
+}
+
+extension Screens {
+    /// Draws the capture preview in `c.previewMode` into `rect`; returns the picture to place
+    /// in a pixel mode (its cells hold placeholders), nil otherwise. Every mode composes the
+    /// same overlay (dimmed outside, outline, ring, digits) with `PreviewRenderer.composite`.
+    static func preview(_ renderer: PreviewRenderer, _ image: PreviewImage?, into rect: CellRect,
+                        canvas: inout Canvas, mode: ColorMode, _ c: RenderContext) -> PreviewPicture? {
+        guard !rect.isEmpty else { return nil }
+        let halfScale = renderer.digits.map { renderer.digitScale($0, imageSize: image.map { ($0.width, $0.height) }, rect: rect) } ?? 0
+        switch c.previewMode {
+        case .halfBlocks:
+            renderer.render(image, into: rect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
+            return nil
+        case .symbols:
+            let g = c.cellGeometry.symbolGrid(cols: rect.width, rows: rect.height)
+            // Digits at the half-block rule's size, in this grid's pixels.
+            let scale = halfScale >= PreviewRenderer.minimumDigitScale ? halfScale * g.height / (2 * rect.height) : 0
+            guard mode != .none, let draw = c.symbolRenderer,
+                  let (grid, _) = renderer.composite(image, gridWidth: g.width, gridHeight: g.height,
+                                                     lineWidth: max(1, g.height / (4 * rect.height)), digitScale: scale),
+                  let cells = draw(PreviewImage(grid: grid, width: g.width, height: g.height), rect.width, rect.height, mode),
+                  cells.count == rect.width * rect.height else {
+                renderer.render(image, into: rect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
+                return nil
+            }
+            for y in 0..<rect.height {
+                for x in 0..<rect.width {
+                    let cell = cells[y * rect.width + x]
+                    canvas.set(rect.x + x, rect.y + y, cell.text ?? " ", cell.style)
+                }
+            }
+            return nil
+        case .sixel, .kitty, .iterm:
+            let p = c.cellGeometry.pictureSize(cols: rect.width, rows: rect.height)
+            let scale = halfScale >= PreviewRenderer.minimumDigitScale ? halfScale * p.height / (2 * rect.height) : 0
+            // The outline a quarter of a cell thick, as the half-block outline (half a cell) is
+            // at most.
+            guard let (grid, _) = renderer.composite(image, gridWidth: p.width, gridHeight: p.height,
+                                                     lineWidth: max(1, p.cellHeight / 4), digitScale: scale) else { return nil }
+            for y in rect.y..<rect.maxY {
+                for x in rect.x..<rect.maxX { canvas.set(x, y, " ", PreviewPicture.placeholderStyle) }
+            }
+            return PreviewPicture(rect: rect, image: PreviewImage(grid: grid, width: p.width, height: p.height),
+                                  cellWidth: p.cellWidth, cellHeight: p.cellHeight)
+        }
+    }
+}
