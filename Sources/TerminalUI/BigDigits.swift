@@ -17,6 +17,10 @@ public enum BigDigits {
         "7": "###" + "..#" + ".#." + ".#." + ".#.",
         "8": "###" + "#.#" + "###" + "#.#" + "###",
         "9": "###" + "#.#" + "###" + "..#" + "###",
+        // The oval's state mark in pixel preview modes (issue #17: valid and invalid differ by
+        // more than colour): a check mark and a cross in the same 3×5 grid.
+        "\u{2713}": "..#" + "..#" + "#.#" + "##." + ".#.",
+        "\u{2717}": "#.#" + "#.#" + ".#." + "#.#" + "#.#",
     ]
     /// Font pixels per digit: 3 wide, 5 high, 1 pixel between digits.
     public static let glyphWidth = 3, glyphHeight = 5, spacing = 1

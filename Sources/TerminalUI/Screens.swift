@@ -472,6 +472,34 @@ public enum Screens {
         canvas.put(mark, x: x, y: y, style: style, maxX: rect.maxX)
     }
 
+    /// `ovalMark` for a pixel mode's picture: ✓ or ✗ from `BigDigits`' 3×5 font, about one cell
+    /// high, in the background colour on a box of the state's colour, centred above the oval's
+    /// top as the cell mark is.
+    static func pictureMark(_ picture: inout PreviewPicture, valid: Bool, renderer: PreviewRenderer,
+                            image: PreviewImage?, _ c: RenderContext) {
+        guard renderer.showsOval else { return }
+        var img = picture.image
+        let g = renderer.geometry(imageWidth: image?.width, imageHeight: image?.height, gridWidth: img.width, gridHeight: img.height)
+        let scale = max(1, picture.cellHeight / 6)
+        let b = BigDigits.bitmap(valid ? "\u{2713}" : "\u{2717}", scale: scale)
+        let pad = scale
+        let w = b.width + 2 * pad, h = b.height + 2 * pad
+        let x0 = Int(g.ocx.rounded()) - w / 2
+        let y0 = max(0, Int(((g.ocy - g.oay) / 2).rounded(.down)) - h / 2)
+        guard x0 >= 0, x0 + w <= img.width, y0 + h <= img.height, img.rgb.count >= img.width * img.height * 3 else { return }
+        let box = rgb(valid ? c.theme.primary : c.theme.secondary, fallback: valid ? RGB(255, 255, 255) : RGB(128, 128, 128))
+        let ink = rgb(c.theme.background, fallback: RGB(0, 0, 0))
+        for y in 0..<h {
+            for x in 0..<w {
+                let on = b[x - pad, y - pad]
+                let col = on ? ink : box
+                let i = ((y0 + y) * img.width + x0 + x) * 3
+                img.rgb[i] = col.r; img.rgb[i + 1] = col.g; img.rgb[i + 2] = col.b
+            }
+        }
+        picture.image = img
+    }
+
     /// The status-dependent outline colour: primary when valid (or not judged yet), secondary otherwise.
     static func rgb(_ color: Color, fallback: RGB) -> RGB {
         if case .rgb(let v) = color { return v }
@@ -499,8 +527,15 @@ public enum Screens {
         let mode: ColorMode = theme.noColor ? .none : c.colorMode
         let previewRect = c.previewMode == .halfBlocks ? PreviewRenderer.previewRect(in: frames.preview)
             : PreviewRenderer.previewRect(in: frames.preview, cellAspect: c.cellGeometry.aspect)
-        let picture = preview(renderer, s.image, into: previewRect, canvas: &canvas, mode: mode, c)
-        if let valid = s.isValid { ovalMark(&canvas, valid: valid, renderer: renderer, image: s.image, rect: previewRect, c) }
+        var picture = preview(renderer, s.image, into: previewRect, canvas: &canvas, mode: mode, c)
+        if let valid = s.isValid {
+            // A pixel mode's picture covers the cells: its mark is painted into the picture.
+            if picture != nil {
+                pictureMark(&picture!, valid: valid, renderer: renderer, image: s.image, c)
+            } else {
+                ovalMark(&canvas, valid: valid, renderer: renderer, image: s.image, rect: previewRect, c)
+            }
+        }
         if let d = digits {
             let inside = renderer.digitScale(d, imageSize: s.image.map { ($0.width, $0.height) }, rect: previewRect)
             if inside < PreviewRenderer.minimumDigitScale {

@@ -153,6 +153,30 @@ enum DetailFrame {
         #expect(Screens.render(view, context: c).picture == nil)
     }
 
+    /// Issue #17 in pixel modes: the picture covers the cells, so the oval's state mark (✓/✗) is
+    /// painted into it. Valid and invalid differ by shape, not only by colour: with a theme whose
+    /// two state colours are the same, the two pictures still differ, and only near the oval's top.
+    @Test func pixelModeMarkDiffersByShape() throws {
+        var theme = Theme.dark
+        theme.secondary = theme.primary
+        var c = RenderContext(size: Size(cols: 80, rows: 24), strings: StubStrings(locale: "en"), theme: theme)
+        c.previewMode = .kitty
+        c.cellGeometry = CellGeometry(width: 8, height: 16, measured: true)
+        let oval = OvalGeometry(FaceOval.standard, frameWidth: Self.frame.width, frameHeight: Self.frame.height)
+        func picture(_ valid: Bool) throws -> PreviewPicture {
+            try #require(Screens.render(.capture(CaptureViewState(image: Self.frame, oval: oval, phase: .positioning, isValid: valid)),
+                                        context: c).picture)
+        }
+        let ok = try picture(true), no = try picture(false)
+        #expect(ok.image.width == no.image.width && ok.image.height == no.image.height)
+        var changedRows = Set<Int>()
+        for i in stride(from: 0, to: ok.image.rgb.count, by: 3) where ok.image.rgb[i..<i + 3] != no.image.rgb[i..<i + 3] {
+            changedRows.insert(i / 3 / ok.image.width)
+        }
+        #expect(!changedRows.isEmpty)
+        #expect((changedRows.max() ?? .max) < ok.image.height / 3)
+    }
+
     /// tmux(1) passthrough: `DCS tmux; … ST` with every ESC of the inner sequence doubled.
     @Test func tmuxPassthroughDoublesEscapes() {
         let inner = Array("\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\".utf8)
