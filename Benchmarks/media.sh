@@ -14,7 +14,7 @@ BIN=.build/release/MediaBench
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-source scripts/lib/bench-clips.sh
+source Benchmarks/lib/bench-clips.sh
 bench_clips "$TMP"
 
 secs() { python3 -c "import sys; print(f'{float(sys.argv[1]):.3f}')" "$1"; }

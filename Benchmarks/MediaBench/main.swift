@@ -1,4 +1,4 @@
-// media-bench: the measuring half of scripts/bench-media.sh (release build only).
+// media-bench: the measuring half of Benchmarks/media.sh (release build only).
 //   media-bench decode FILE.avi            decode every frame to RGB; prints "frames N seconds S"
 //   media-bench record SRC.avi OUT.avi S   paced realtime recording of S seconds at SRC's rate,
 //                                          frames decoded (like the app) and stored as is;
