@@ -85,6 +85,10 @@ public final class CaptureRuntime {
     var sourceStats: SourceStats?
     var frameCountsReported = false
     var preview: PreviewImage?
+    /// The capture time (CLOCK_MONOTONIC µs) of the frame in `preview`, and the latencies of
+    /// the previews written so far (realtime only: issue #16).
+    var previewCaptureMicros: Int?
+    var latency = PreviewLatency()
     /// When the landmark model started loading and how long it took (ms, the run's clock /
     /// the loader's), for the loading screen.
     var modelLoadStartMs: Int?
@@ -173,6 +177,9 @@ public final class CaptureRuntime {
 
         statusVisible = setup.debugOverlay
         send(.started)
+        // The loading screen goes out before anything heavy: the face models load behind it on
+        // their own thread (issue #16, first screen at once; `make bench` measures it).
+        draw()
         while exitCode == nil {
             if CaptureRuntime.interrupted.load(ordering: .relaxed) != 0 {
                 send(.keyPressed(.interrupt))
@@ -193,6 +200,9 @@ public final class CaptureRuntime {
         }
         reportFrameCounts()
         backend.end()
+        // A run over within a second of an empty cache's first load lets the landmark cache's
+        // background write finish (at most 3 s), so no half-written temporary file stays behind.
+        for _ in 0..<300 where modelState.cacheWritePending { usleep(10_000) }
         let code = exitCode ?? .ok
         for w in sourceWarnings { setup.console.err("selfie-capture: warning: \(w)\n") }
         if let st = sourceStats, st.skippedFrames > 0 {
@@ -310,21 +320,32 @@ public final class CaptureRuntime {
 
     func pollModel() {
         guard !modelAnnounced else { return }
+        if fastClock != nil, case .loading = modelState.value {
+            // Deterministic runs wait for the models here (after the first screen) rather than
+            // racing them.
+            while case .loading = modelState.value { usleep(2000) }
+        }
         switch modelState.value {
         case .loading: return
-        case .loaded(let model, let ms):
+        case .loaded(let detector, let model, let ms):
             modelAnnounced = true
             modelLoadMs = ms
             needsRedraw = true
-            if let worker, let analyzer {
-                let box = UncheckedBox(analyzer)
-                worker.runOnAnalysisThread { box.value.landmarks = model }
-            } else {
-                analyzer?.landmarks = model
+            let a = FaceAnalyzer(detector: detector, landmarks: model)
+            analyzer = a
+            if setup.pace == .realtime {
+                let box = UncheckedBox(a)   // used only on the analysis thread from here on
+                worker = AsyncFaceAnalyzer(work: { job in try box.value.analyze(job) })
             }
             send(.modelLoaded)
-        case .failed(let message):
+        case .failed(.detectorUnavailable):
             modelAnnounced = true
+            failure = .cameraUnavailable("face detector: \(FaceModelError.detectorUnavailable)")
+            exitCode = .unavailable
+        case .failed(let error):
+            modelAnnounced = true
+            let message: String
+            if case .modelLoad(_, let m) = error { message = m } else { message = "\(error)" }
             failure = .inputMissing(path: "\(DlibShapePredictor.defaultModelPath) (\(message); install libdlib-data)")
             exitCode = .noInput
         case .idle:
@@ -552,14 +573,15 @@ public final class CaptureRuntime {
             // needs (1/8 of 640×480 on an 80×24 terminal).
             let shown = frame.rgb(covering: backend.size.cols, 2 * backend.size.rows)
             preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
+            previewCaptureMicros = fastClock == nil ? frame.captureMicros : nil
             needsRedraw = true
             if let worker {
-                worker.submit(AnalysisJob(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs))
+                worker.submit(AnalysisJob(frame: frame))
                 for r in worker.takeResults() {
                     if case .success(let a) = r { judge(a) }
                 }
             } else if let analyzer {
-                if let a = try? analyzer.analyze(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs) {
+                if let a = try? analyzer.analyze(AnalysisJob(frame: frame)) {
                     judge(a)
                 }
             }
@@ -601,8 +623,20 @@ public final class CaptureRuntime {
         // The reader's queue wakes the loop only where its frames are taken (the capture
         // screen) or while it opens the source; elsewhere queued frames would keep its pipe
         // readable and the loop would spin.
-        if let r = reader, machine.screen == .capture || !readerOpened { r.wait(ms: 10, alsoFD: backend.inputFD) } else { _ = pollInput(ms: 10) }
+        if let r = reader, machine.screen == .capture || !readerOpened { r.wait(ms: 10, alsoFD: backend.inputFD); return }
+        // Waiting screens (instructions, permission, result, failed) change only on a key, a
+        // script step or a signal (which interrupts poll): sleep until one comes, at most
+        // `waitingScreenPollMs`, and no longer than the script's next `wait` ends. The loading
+        // screen counts tenths of a second and keeps its 10 ms turn.
+        var ms = machine.screen == .loading ? 10 : Self.waitingScreenPollMs
+        if let d = driver.nextDeadlineMs { ms = min(ms, max(0, d - clock.nowMs())) }
+        _ = pollInput(ms: ms)
     }
+
+    /// Longest sleep of a waiting screen between two loop turns (ms): two turns a second cost
+    /// nothing measurable (`make bench`: CPU share on the waiting screens), and anything that
+    /// changes such a screen wakes the poll first (a key, a signal) or bounds it (a script wait).
+    static let waitingScreenPollMs = 500
 
     func pollInput(ms: Int) -> Bool {
         guard let fd = backend.inputFD else { usleep(useconds_t(ms * 1000)); return false }
@@ -653,6 +687,10 @@ public final class CaptureRuntime {
         context.notice = openingWaitShown.map { setup.strings.text("selfie_capture_waiting_source", [.int($0)]) } ?? stringsNotice
         backend.draw(Screens.render(view, context: context))
         let bytes = backend.bytesWritten
+        if machine.screen == .capture, let c = previewCaptureMicros, preview != nil {
+            // The frame's preview is on the terminal now (the backend's write returned).
+            latency.add(captureMicros: c, writtenMicros: SourceReader.monotonicMicros())
+        }
         if machine.screen == .capture {
             captureDraws += 1
             drawRate.add(atMs: now)
@@ -668,11 +706,13 @@ public final class CaptureRuntime {
     /// frames read per second and the screens drawn per second (both over `RateMeter`'s window
     /// of the run's clock), the colour mode, and the bytes per second curses wrote.
     func statusInfo(colorMode: ColorMode) -> StatusLineInfo {
-        StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
+        var info = StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
                            : (setup.sourceSpec as NSString).lastPathComponent, kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue,
                        width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: sourceRate.perSecond,
                        colorMode: colorMode, previewMode: .halfBlocks, previewFps: drawRate.perSecond,
                        bytesPerSecond: backend.bytesWritten == nil ? nil : byteRate.perSecond)
+        info.latencyMs = latency.statusRange   // camera-to-screen p50...p95 (issue #16)
+        return info
     }
 
     func resultView() -> ResultViewState? {
@@ -763,34 +803,20 @@ public final class CaptureRuntime {
         if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: error) }
     }
 
+    /// Both face models load on their own thread (`FaceModelLoader`); `pollModel` makes the
+    /// analyzer once they are there. Nothing here blocks the first screen.
     func startAnalysis() {
-        do {
-            let a = FaceAnalyzer(detector: try DlibHOGDetector(), landmarks: nil)
-            analyzer = a
-            if setup.pace == .realtime {
-                let box = UncheckedBox(a)   // used only on the analysis thread from here on
-                worker = AsyncFaceAnalyzer(work: { job in
-                    try box.value.analyze(gray: job.gray, frameIndex: job.frameIndex, timestampMs: job.timestampMs)
-                })
-            }
-        } catch {
-            failure = .cameraUnavailable("face detector: \(error)")
-            exitCode = .unavailable
-            return
-        }
         modelState.set(.loading)
         modelLoadStartMs = clock.nowMs()
         let state = modelState
-        LandmarkModelLoader.loadInBackground { progress in
+        FaceModelLoader.loadInBackground { progress in
             switch progress {
-            case .started: break
-            case .loaded(let model, let ms): state.set(.loaded(model, ms: ms))
-            case .failed(let e, _): state.set(.failed("\(e)"))
+            case .loaded(let detector, let model, let ms):
+                state.cacheWritePending = model.cacheUse == .deferred
+                state.set(.loaded(detector, model, ms: ms))
+            case .failed(let e, _): state.set(.failed(e))
+            case .cacheDone: state.cacheWritePending = false
             }
-        }
-        if setup.pace == .fast {
-            // Deterministic runs wait for the model here rather than racing it.
-            while case .loading = modelState.value { usleep(5000) }
         }
     }
 
@@ -924,7 +950,8 @@ public final class CaptureRuntime {
         let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
                                      recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup,
                                      sourceFrames: sourceFramesJSON, sourceRecord: reader?.record ?? sourceRecord,
-                                     reference: referencePath.flatMap { p in reference.map { ($0.candidate, p) } })
+                                     reference: referencePath.flatMap { p in reference.map { ($0.candidate, p) } },
+                                     previewLatency: latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile"))
         let resultPath: String
         do { resultPath = try folder.write(Array(json.utf8), to: Manifest.resultFileName) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))
@@ -1030,13 +1057,19 @@ public final class CaptureRuntime {
 final class ModelLoadState: @unchecked Sendable {
     enum Value {
         case idle, loading
-        case loaded(DlibShapePredictor, ms: Int)
-        case failed(String)
+        case loaded(DlibHOGDetector, DlibShapePredictor, ms: Int)
+        case failed(FaceModelError)
     }
     private let lock = NSLock()
     private var _value = Value.idle
     var value: Value { lock.lock(); defer { lock.unlock() }; return _value }
     func set(_ v: Value) { lock.lock(); _value = v; lock.unlock() }
+    private var _cacheWritePending = false
+    /// The landmark cache is being written after the models were handed over (empty cache).
+    var cacheWritePending: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _cacheWritePending }
+        set { lock.lock(); _cacheWritePending = newValue; lock.unlock() }
+    }
 }
 
 extension ExitCode {
