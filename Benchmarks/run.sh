@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # One line per benchmark, in the order they run.
 all=(
-    pipeline         # issue #7: the 640x480 pipeline next to ffmpeg -f null
+    speed            # issue #16 (and #7's 640x480 pipeline): 480p/720p/1080p pipeline next to ffmpeg -f null, first screen, latency, CPU, peak RSS
     face             # issue #5/#11: analysis and quality-vector CPU time per frame
     guidance         # issue #10/#11: detection, IoU, jitter, hints on the ground-truth clips
     media            # decode and paced recording

@@ -45,6 +45,8 @@ public final class CaptureRuntime {
     var worker: AsyncFaceAnalyzer?
     var guidance: Guidance
     let modelState = ModelLoadState()
+    /// The machine asked for the models (`loadModel`); the loader starts after the first draw.
+    var modelLoaderPending = false
     var modelAnnounced = false
 
     // Source.
@@ -89,6 +91,8 @@ public final class CaptureRuntime {
     /// the previews written so far (realtime only: issue #16).
     var previewCaptureMicros: Int?
     var latency = PreviewLatency()
+    /// The newest frame not yet decoded for the preview.
+    var previewFrame: VideoFrame?
     /// When the landmark model started loading and how long it took (ms, the run's clock /
     /// the loader's), for the loading screen.
     var modelLoadStartMs: Int?
@@ -178,8 +182,10 @@ public final class CaptureRuntime {
         statusVisible = setup.debugOverlay
         send(.started)
         // The loading screen goes out before anything heavy: the face models load behind it on
-        // their own thread (issue #16, first screen at once; `make bench` measures it).
+        // their own thread, started only now so that it does not compete with the first draw
+        // (issue #16, first screen at once; `make bench` measures it).
         draw()
+        startModelLoader()
         while exitCode == nil {
             if CaptureRuntime.interrupted.load(ordering: .relaxed) != 0 {
                 send(.keyPressed(.interrupt))
@@ -320,6 +326,7 @@ public final class CaptureRuntime {
 
     func pollModel() {
         guard !modelAnnounced else { return }
+        startModelLoader()   // no-op once started (after the first draw)
         if fastClock != nil, case .loading = modelState.value {
             // Deterministic runs wait for the models here (after the first screen) rather than
             // racing them.
@@ -569,11 +576,10 @@ public final class CaptureRuntime {
             send(.cameraFirstFrame)
         }
         if newest {
-            // The preview is at most cols × 2·rows pixels: decode RGB only as large as that
-            // needs (1/8 of 640×480 on an 80×24 terminal).
-            let shown = frame.rgb(covering: backend.size.cols, 2 * backend.size.rows)
-            preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
-            previewCaptureMicros = fastClock == nil ? frame.captureMicros : nil
+            // The preview's RGB is decoded when a screen is drawn (`draw`), from the newest frame
+            // then: frames between two draws (--preview-fps) are never decoded for it, and the
+            // null renderer, which shows nothing, decodes none (issue #16).
+            previewFrame = frame
             needsRedraw = true
             if let worker {
                 worker.submit(AnalysisJob(frame: frame))
@@ -630,6 +636,8 @@ public final class CaptureRuntime {
         // screen counts tenths of a second and keeps its 10 ms turn.
         var ms = machine.screen == .loading ? 10 : Self.waitingScreenPollMs
         if let d = driver.nextDeadlineMs { ms = min(ms, max(0, d - clock.nowMs())) }
+        // A screen changed this turn (e.g. the models arrived): draw it first.
+        if needsRedraw { ms = 0 }
         _ = pollInput(ms: ms)
     }
 
@@ -671,6 +679,14 @@ public final class CaptureRuntime {
             nextDrawDueMs = max(nextDrawDueMs + interval, now + interval / 2)
         }
         needsRedraw = false
+        if let frame = previewFrame, machine.screen == .capture, !(backend is NullBackend) {
+            // The preview is at most cols × 2·rows pixels: decode RGB only as large as that
+            // needs (1/8 of 640×480 on an 80×24 terminal).
+            let shown = frame.rgb(covering: backend.size.cols, 2 * backend.size.rows)
+            preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
+            previewCaptureMicros = fastClock == nil ? frame.captureMicros : nil
+            previewFrame = nil
+        }
         let loading = LoadingViewState(stage: machine.loadingStage,
                                        elapsedMs: loadingSince.map { now - $0 },
                                        modelLoadMs: modelLoadMs)
@@ -808,6 +824,13 @@ public final class CaptureRuntime {
     func startAnalysis() {
         modelState.set(.loading)
         modelLoadStartMs = clock.nowMs()
+        modelLoaderPending = true
+    }
+
+    /// Starts `FaceModelLoader` once, after the first screen was drawn (`run`).
+    func startModelLoader() {
+        guard modelLoaderPending else { return }
+        modelLoaderPending = false
         let state = modelState
         FaceModelLoader.loadInBackground { progress in
             switch progress {
@@ -853,6 +876,7 @@ public final class CaptureRuntime {
         analyzer?.reset()
         guidance.reset()
         preview = nil
+        previewFrame = nil
     }
 
     func startRecording() {
