@@ -37,10 +37,11 @@ public enum AnalysisScale {
         return found.sorted()
     }()
 
-    /// The denominator for a `width` × `height` frame (1 when `width` < 2·`minWidth`).
+    /// The denominator for a `width` × `height` frame (1 when `width` < 2·`minWidth`; the height
+    /// plays no part: the rule is on the width, webcam frames being landscape).
     public static func denominator(width: Int, height: Int) -> Int {
         var d = 1
-        for c in denominators where c > d && (width + c - 1) / c >= minWidth && (height + c - 1) / c >= 1 { d = c }
+        for c in denominators where c > d && (width + c - 1) / c >= minWidth { d = c }
         return d
     }
 }
