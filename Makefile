@@ -27,8 +27,10 @@ test: build
 demo: release
 	$(BIN_RELEASE) --source demo $(ARGS)
 
+# Every benchmark lives in Benchmarks/ (one entry point); BENCH="speed ui" runs only those.
+BENCH ?=
 bench: release
-	@bash scripts/bench.sh
+	@bash Benchmarks/run.sh $(BENCH)
 
 fuzz: setup
 	@bash scripts/fuzz.sh

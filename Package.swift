@@ -44,9 +44,11 @@ let package = Package(
                 dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
                                "Digest", "Evidence"]),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
-        // Benchmark driver for scripts/bench-ui.sh (render + send capture frames on a pty).
-        .executableTarget(name: "bench-ui", dependencies: ["TerminalUI", "CaptureFlow", "Localization"], path: "Sources/bench-ui"),
-        .executableTarget(name: "MediaBench", dependencies: ["Media"]),   // scripts/bench-media.sh
+        // MARK: Benchmark drivers (Benchmarks/: the one home of the benchmarks, run by `make bench`)
+        // bench-ui: render + send capture frames on a pty (Benchmarks/ui.sh); also the
+        // signal-restore helper of TerminalUITests.
+        .executableTarget(name: "bench-ui", dependencies: ["TerminalUI", "CaptureFlow", "Localization"], path: "Benchmarks/bench-ui"),
+        .executableTarget(name: "MediaBench", dependencies: ["Media"], path: "Benchmarks/MediaBench"),   // Benchmarks/media.sh, mp4.sh
 
         // MARK: Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),
@@ -56,8 +58,10 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Camera", "CaptureFlow", "Evidence", "SelfieCaptureApp", "TestSupport"]),
         .testTarget(name: "EvidenceTests", dependencies: ["Digest", "Evidence", "TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
-        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "Digest", "Evidence", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"],
+                    exclude: ["Snapshots"]),   // read by path (#filePath), not bundled
+        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "Digest", "Evidence", "TestSupport"],
+                    exclude: ["Snapshots"]),   // read by path (#filePath), not bundled
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Media", "TerminalUI", "CaptureFlow"]),
     ]
 )

@@ -41,7 +41,7 @@ seed() { # target dir
 
 # The JPEG-frame target: Swift files that decode one frame, plus the C shim and libturbojpeg.
 JPEG_SRC=(Sources/Media/JPEGFrames.swift Sources/Media/JPEG.swift Sources/Media/Image.swift Sources/Media/Frame.swift
-          Sources/Media/Convert.swift Sources/Media/Containers/MJPEGStreamParser.swift Sources/Media/Containers/JPEGHuffman.swift)
+          Sources/Media/Convert.swift Sources/Media/AnalysisScale.swift Sources/Media/Containers/MJPEGStreamParser.swift Sources/Media/Containers/JPEGHuffman.swift)
 mkdir -p "$OUT/cturbojpeg"
 printf 'module CTurboJPEG { header "%s" link "turbojpeg" export * }\n' "$PWD/Sources/CTurboJPEG/include/CTurboJPEG.h" \
     > "$OUT/cturbojpeg/module.modulemap"

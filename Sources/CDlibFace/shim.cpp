@@ -319,6 +319,22 @@ static bool write_packed_cache(cdf_shape_predictor &p, const char *cachePath, ui
 
 extern "C" cdf_shape_predictor *cdf_shape_predictor_load(const char *path, int reference, const char *cachePath, int *cacheUse,
                                                          char *err, size_t errSize) {
+    return cdf_shape_predictor_load_deferring(path, reference, cachePath, 0, cacheUse, err, errSize);
+}
+
+extern "C" int cdf_shape_predictor_write_cache(const cdf_shape_predictor *p, const char *path, const char *cachePath) {
+    if (!p || p->reference || !path || !cachePath) return CDF_CACHE_NONE;
+    try {
+        struct stat st;
+        if (::stat(path, &st) != 0) return CDF_CACHE_UNWRITABLE;
+        uint64_t a = (uint64_t)st.st_size, b = (uint64_t)st.st_mtim.tv_sec * 1000000000ULL + (uint64_t)st.st_mtim.tv_nsec;
+        // Only reads the packed arrays, so it may run while another thread predicts with `p`.
+        return write_packed_cache(const_cast<cdf_shape_predictor &>(*p), cachePath, a, b) ? CDF_CACHE_WRITTEN : CDF_CACHE_UNWRITABLE;
+    } catch (...) { return CDF_CACHE_UNWRITABLE; }
+}
+
+extern "C" cdf_shape_predictor *cdf_shape_predictor_load_deferring(const char *path, int reference, const char *cachePath,
+                                                                   int deferWrite, int *cacheUse, char *err, size_t errSize) {
     if (cacheUse) *cacheUse = CDF_CACHE_NONE;   // also when the reference or an error returns early
     try {
         std::unique_ptr<cdf_shape_predictor> p(new cdf_shape_predictor());
@@ -343,7 +359,8 @@ extern "C" cdf_shape_predictor *cdf_shape_predictor_load(const char *path, int r
                 return false;
             },
             [&] { load_packed(*p, path); },
-            [&] { return write_packed_cache(*p, cachePath, a, b); });
+            [&] { return deferWrite ? false : write_packed_cache(*p, cachePath, a, b); });
+        if (deferWrite && cacheUse && *cacheUse == CDF_CACHE_UNWRITABLE) *cacheUse = CDF_CACHE_DEFERRED;
         return p.release();
     } catch (const std::exception &e) { set_err(err, errSize, e.what()); return nullptr; }
     catch (...) { set_err(err, errSize, "unknown dlib error"); return nullptr; }

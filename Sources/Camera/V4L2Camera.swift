@@ -445,7 +445,8 @@ public final class V4L2CameraSource: FrameSource {
             consecutiveEIO = 0
             consecutiveTimeouts = 0
             restartsThisStall = 0
-            let frame = convert(buf)
+            var frame = convert(buf)
+            frame?.captureMicros = Self.captureMicros(buf)
             var q = buf
             do {
                 try device.ioctl("VIDIOC_QBUF", CV4L2_VIDIOC_QBUF, &q)
@@ -471,10 +472,11 @@ public final class V4L2CameraSource: FrameSource {
         case .mjpeg, .jpeg:
             // The decoder trims to the last SOI before the scan and the EOI (JPG-03, JPG-11),
             // inserts missing Huffman tables (JPG-01) and counts skips by reason.
-            guard let d = decoder.decodeFrame(bytes, layout: .gray) else { return nil }
+            // Gray at the analysis scale, in the DCT domain (issue #16); the JPEG is kept whole.
+            guard let d = decoder.decodeForAnalysis(bytes) else { return nil }
             let t = timestampMs(buf)
             defer { delivered += 1 }
-            return VideoFrame(index: delivered, timestampMs: t, jpeg: d.jpeg, gray: d.image)
+            return d.frame(index: delivered, timestampMs: t)
         case .yuyv:
             rgb = PixelConvert.yuyvToRGB(bytes[...], width: w, height: h, bytesPerLine: bytesPerLine > 0 ? bytesPerLine : nil)
         case .nv12, .i420:
@@ -501,7 +503,33 @@ public final class V4L2CameraSource: FrameSource {
         ownStats.deliveredFrames += 1
         let t = timestampMs(buf)
         defer { delivered += 1 }
+        // YUYV / NV12 / I420: the analysis luma is shrunk from the Y samples in one pass, not
+        // converted from the full RGB picture (issue #16).
+        let ad = AnalysisScale.denominator(width: w, height: h)
+        let luma: Image?
+        switch granted.fourcc {
+        case .yuyv:
+            luma = PixelConvert.lumaShrunk(bytes[...], width: w, height: h, rowStride: bytesPerLine > 0 ? bytesPerLine : 2 * w,
+                                           sampleStep: 2, denominator: ad)
+        case .nv12, .i420:
+            luma = PixelConvert.lumaShrunk(bytes[...], width: w, height: h, rowStride: max(bytesPerLine, w), sampleStep: 1,
+                                           denominator: ad)
+        default:
+            luma = nil
+        }
+        if let luma { return VideoFrame(index: delivered, timestampMs: t, rgb: image, gray: luma, grayDenominator: ad) }
         return VideoFrame(index: delivered, timestampMs: t, rgb: image)
+    }
+
+    /// When the buffer was captured, CLOCK_MONOTONIC µs: the driver's timestamp when it is
+    /// monotonic (`V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC`, what UVC gives: the start of the frame's
+    /// capture), else now (dequeued). For the camera-to-screen latency (issue #16).
+    static func captureMicros(_ buf: v4l2_buffer) -> Int {
+        let us = Int(buf.timestamp.tv_sec) * 1_000_000 + Int(buf.timestamp.tv_usec)
+        if buf.flags & CV4L2_BUF_FLAG_TIMESTAMP_MASK == CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC, us > 0 { return us }
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int(ts.tv_sec) * 1_000_000 + Int(ts.tv_nsec) / 1000
     }
 
     private func timestampMs(_ buf: v4l2_buffer) -> Int {

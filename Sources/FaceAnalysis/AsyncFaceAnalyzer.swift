@@ -4,11 +4,30 @@ import Media
 
 /// A frame handed to the analysis thread.
 public struct AnalysisJob: Sendable {
+    /// The frame's luma at the analysis scale (`VideoFrame.analysisGray`).
     public var gray: Image
     public var frameIndex: Int
     public var timestampMs: Int
-    public init(gray: Image, frameIndex: Int, timestampMs: Int) {
+    /// Source pixels per pixel of `gray` (1, 2, 4, 8) and the frame's own size.
+    public var scale: Int
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+    public init(gray: Image, frameIndex: Int, timestampMs: Int, scale: Int = 1, sourceWidth: Int? = nil, sourceHeight: Int? = nil) {
         self.gray = gray; self.frameIndex = frameIndex; self.timestampMs = timestampMs
+        self.scale = scale; self.sourceWidth = sourceWidth ?? gray.width; self.sourceHeight = sourceHeight ?? gray.height
+    }
+    /// The job of `frame`: its analysis-scale luma (`VideoFrame.analysisGray`).
+    public init(frame: VideoFrame) {
+        self.init(gray: frame.analysisGray, frameIndex: frame.index, timestampMs: frame.timestampMs,
+                  scale: frame.analysisDenominator, sourceWidth: frame.width, sourceHeight: frame.height)
+    }
+}
+
+extension FaceAnalyzer {
+    /// Analyses `job` (its gray at its scale; results in source pixels).
+    public func analyze(_ job: AnalysisJob) throws -> FrameAnalysis {
+        try analyze(gray: job.gray, scale: job.scale, sourceWidth: job.sourceWidth, sourceHeight: job.sourceHeight,
+                    frameIndex: job.frameIndex, timestampMs: job.timestampMs)
     }
 }
 

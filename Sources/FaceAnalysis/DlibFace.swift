@@ -100,12 +100,18 @@ public final class DlibShapePredictor: LandmarkPredicting, @unchecked Sendable {
     /// (see `ModelCache`).
     /// - Parameter cacheDirectory: default `ModelCache.directory()`; nil: no cache.
     /// - Throws: `FaceModelError.modelLoad(path:message:)` (missing or corrupt file).
+    /// - Parameter deferCacheWrite: a cache that has to be made is not written now
+    ///   (`cacheUse == .deferred`): call `writeDeferredCache()` once the model is in use, e.g.
+    ///   on the loading thread after handing the model over (issue #16: 67 MB written after, not
+    ///   before, the capture can start).
     public init(path: String = DlibShapePredictor.defaultModelPath, reference: Bool = false,
-                cacheDirectory: String? = ModelCache.directory()) throws {
+                cacheDirectory: String? = ModelCache.directory(), deferCacheWrite: Bool = false) throws {
         var err = [CChar](repeating: 0, count: 256)
         var use: Int32 = 0
         let file = reference ? nil : cacheDirectory.map { $0 + "/" + ModelCache.landmarkFileName(modelPath: path) }
-        guard let h = cdf_shape_predictor_load(path, reference ? 1 : 0, file, &use, &err, err.count) else {
+        modelPath = path
+        cacheFile = file
+        guard let h = cdf_shape_predictor_load_deferring(path, reference ? 1 : 0, file, deferCacheWrite ? 1 : 0, &use, &err, err.count) else {
             throw FaceModelError.modelLoad(path: path, message: cString(err))
         }
         handle = h
@@ -114,6 +120,17 @@ public final class DlibShapePredictor: LandmarkPredicting, @unchecked Sendable {
         var mean = [Double](repeating: 0, count: 2 * max(parts, 1))
         let m = cdf_shape_predictor_mean_shape(h, &mean, Int32(mean.count))
         meanShape = (0..<max(0, Int(m))).map { Point(x: mean[2 * $0], y: mean[2 * $0 + 1]) }
+    }
+
+    private let modelPath: String
+    private let cacheFile: String?
+
+    /// Writes the cache a `deferCacheWrite` load left unwritten. Only reads the model, so it may
+    /// run on another thread while this one predicts.
+    /// - Returns: `.written` or `.unwritable`; `cacheUse` itself when nothing was deferred.
+    public func writeDeferredCache() -> ModelCache.Use {
+        guard cacheUse == .deferred, let cacheFile else { return cacheUse }
+        return ModelCache.Use(code: cdf_shape_predictor_write_cache(handle, modelPath, cacheFile))
     }
 
     /// The model's initial shape (dlib's `initial_shape`), box-normalised.
@@ -172,11 +189,14 @@ public enum ModelCache {
         case written
         /// Built from the source; the cache could not be written (read-only, full disk).
         case unwritable
+        /// Built from the source; the cache is to be written later (`writeDeferredCache`).
+        case deferred
         init(code: Int32) {
             switch code {
             case 1: self = .read
             case 2: self = .written
             case 3: self = .unwritable
+            case 4: self = .deferred
             default: self = .none
             }
         }

@@ -58,7 +58,33 @@ public final class FaceAnalyzer {
     ///   without landmarks); the quality vector of the first face (`QualityMeasures.vector`).
     /// - Throws: the backends' errors (`FaceModelError.dlib`).
     public func analyze(gray: Image, frameIndex: Int, timestampMs: Int) throws -> FrameAnalysis {
+        try analyze(gray: gray, scale: 1, sourceWidth: gray.width, sourceHeight: gray.height,
+                    frameIndex: frameIndex, timestampMs: timestampMs)
+    }
+
+    /// Analyses one frame given at an analysis scale (issue #16: `VideoFrame.analysisGray`,
+    /// `AnalysisScale`): detection, tracking, landmarks and the pixel measures run on `gray`;
+    /// boxes and landmarks are reported in SOURCE pixels (× `scale`), as is the quality vector's
+    /// InterEyeDistance. The tracker's filters thus work in analysis pixels, which at 720p and
+    /// 1080p are 640 and 480 px wide frames, the widths their parameters were measured on.
+    /// - Parameters:
+    ///   - gray: the frame shrunk by `scale` (`ceil(sourceWidth / scale)` wide).
+    ///   - scale: 1, 2, 4 or 8: source pixels per analysis pixel.
+    ///   - sourceWidth, sourceHeight: the frame's own size (`FrameAnalysis.frameWidth/Height`).
+    public func analyze(gray: Image, scale: Int, sourceWidth: Int, sourceHeight: Int, frameIndex: Int,
+                        timestampMs: Int) throws -> FrameAnalysis {
         precondition(gray.layout == .gray, "FaceAnalyzer.analyze needs a gray image")
+        let d = Double(max(1, scale))
+        let local = try analyzeAtScale(gray: gray, frameIndex: frameIndex, timestampMs: timestampMs, pixelScale: d)
+        guard scale > 1 else { return local }
+        var a = local
+        a.frameWidth = sourceWidth
+        a.frameHeight = sourceHeight
+        a.faces = local.faces.map { AnalysisScale.toSource($0, scale: d) }
+        return a
+    }
+
+    private func analyzeAtScale(gray: Image, frameIndex: Int, timestampMs: Int, pixelScale: Double) throws -> FrameAnalysis {
         let faces = try tracker.update(gray: gray, timestampMs: timestampMs)
         let region = faces.first?.box
         let (mean, clipped) = FaceQuality.luma(gray, region: region)
@@ -68,7 +94,7 @@ public final class FaceAnalyzer {
             eyes = ear >= config.eyesOpenMinEAR
         }
         let q0 = Self.threadCPUMicros()
-        let quality = QualityMeasures.vector(gray: gray, faces: faces, sharpness: sharp)
+        let quality = QualityMeasures.vector(gray: gray, faces: faces, sharpness: sharp, pixelScale: pixelScale)
         lastQualityCPUMicros = Self.threadCPUMicros() - q0
         return FrameAnalysis(frameIndex: frameIndex, timestampMs: timestampMs, frameWidth: gray.width,
                              frameHeight: gray.height, faces: faces, brightness: mean, clippedFraction: clipped,
@@ -80,5 +106,19 @@ public final class FaceAnalyzer {
         var ts = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
         return Int(ts.tv_sec) * 1_000_000 + Int(ts.tv_nsec) / 1000
+    }
+}
+
+extension AnalysisScale {
+    /// A face found at an analysis scale, in source pixels: analysis pixel i covers source
+    /// pixels [i·d, (i+1)·d), as libjpeg's scaled decode and `PixelConvert.lumaShrunk` make it,
+    /// so a box's edges scale by d and a landmark (a pixel centre) maps to i·d + (d−1)/2.
+    public static func toSource(_ f: DetectedFace, scale d: Double) -> DetectedFace {
+        func box(_ r: Rect) -> Rect { Rect(x: r.x * d, y: r.y * d, w: r.w * d, h: r.h * d) }
+        var out = f
+        out.box = box(f.box)
+        out.detectorBox = f.detectorBox.map(box)
+        out.landmarks = f.landmarks.map { Point(x: $0.x * d + (d - 1) / 2, y: $0.y * d + (d - 1) / 2) }
+        return out
     }
 }

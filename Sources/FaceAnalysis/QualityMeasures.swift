@@ -44,7 +44,11 @@ public enum QualityMeasures {
     ///   - sharpness: `FaceQuality.sharpness` of the first face (already computed by the analyser).
     /// - Returns: one component per `QualityMeasure`, in its order. Landmark measures are nil
     ///   without 68 landmarks; pixel measures then use the ellipse inscribed in the face box.
-    public static func vector(gray: Image, faces: [DetectedFace], sharpness: Double) -> QualityVector {
+    ///   - pixelScale: source pixels per pixel of `gray` (the analysis scale's denominator, issue
+    ///     #16): InterEyeDistance, the one measure in pixels, is reported in source pixels, since
+    ///     its limits (ISO/IEC 19794-5's 60 and 90 px) are about the recorded image. The other
+    ///     measures are ratios, the same at any scale.
+    public static func vector(gray: Image, faces: [DetectedFace], sharpness: Double, pixelScale: Double = 1) -> QualityVector {
         var c: [QualityMeasure: (Double?, Int?)] = [:]
         func set(_ m: QualityMeasure, _ raw: Double?, _ score: (Double) -> Int) {
             if let r = raw, r.isFinite { c[m] = (r, score(r)) } else { c[m] = (nil, nil) }
@@ -83,7 +87,7 @@ public enum QualityMeasures {
             let t = dist(eyeMid, lm[8])                                   // OFIQ tmetric
             let iedPlain = dist(eyeL, eyeR)
             let cosYaw = cos((face.yaw ?? 0) * .pi / 180)
-            set(.interEyeDistance, abs(cosYaw) < 1e-6 ? nil : iedPlain / cosYaw) { scalar($0, x0: 70, w: 20) }
+            set(.interEyeDistance, abs(cosYaw) < 1e-6 ? nil : iedPlain * pixelScale / cosYaw) { scalar($0, x0: 70, w: 20) }
             set(.headSize, t / fh) { scalar(abs($0 - 0.45), h: 200, a: 1, s: -1, x0: 0, w: 0.05) }
             if t > 0 {
                 let right = max(dist(lm[37], lm[41]), dist(lm[38], lm[40])) / t   // subject's right eye

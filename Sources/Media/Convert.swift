@@ -62,6 +62,54 @@ public enum PixelConvert {
         return Image(width: width, height: height, layout: .gray, pixels: out)
     }
 
+    /// Luma samples → full-range gray shrunk by `denominator` in one pass (issue #16: the
+    /// analysis of a YUYV/NV12/I420 frame needs 1/2–1/8 of it; converting all of it first cost
+    /// the full frame). Output `ceil(width/d)` × `ceil(height/d)`, like libjpeg's scaled decode;
+    /// each pixel is the mean of the Y samples of its d×d block (fewer at the right and bottom
+    /// edges), rounded, then mapped from limited range (16…235) unless `fullRange`.
+    /// - Parameters:
+    ///   - rowStride: bytes from one row's first Y sample to the next row's (YUYV: `bytesperline`,
+    ///     ≥ 2·width; a Y plane: ≥ width).
+    ///   - sampleStep: bytes between Y samples of a row (YUYV 2, a Y plane 1).
+    /// - Returns: nil when `data` is too short or a size is not positive.
+    public static func lumaShrunk(_ data: ArraySlice<UInt8>, width: Int, height: Int, rowStride: Int, sampleStep: Int,
+                                  denominator: Int, fullRange: Bool = false) -> Image? {
+        let d = max(1, denominator)
+        guard width > 0, height > 0, sampleStep >= 1, rowStride >= (width - 1) * sampleStep + 1,
+              data.count >= rowStride * (height - 1) + (width - 1) * sampleStep + 1 else { return nil }
+        let ow = (width + d - 1) / d, oh = (height + d - 1) / d
+        var out = [UInt8](repeating: 0, count: ow * oh)
+        var acc = [UInt32](repeating: 0, count: ow)
+        data.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                acc.withUnsafeMutableBufferPointer { sums in
+                    guard let s = src.baseAddress else { return }
+                    for oy in 0..<oh {
+                        for i in 0..<ow { sums[i] = 0 }
+                        let y0 = oy * d, y1 = min(height, y0 + d)
+                        for y in y0..<y1 {
+                            let row = s + y * rowStride
+                            var x = 0
+                            for i in 0..<ow {
+                                let end = min(width, x + d)
+                                var sum: UInt32 = 0
+                                while x < end { sum &+= UInt32(row[x * sampleStep]); x += 1 }
+                                sums[i] &+= sum
+                            }
+                        }
+                        let rows = y1 - y0
+                        for i in 0..<ow {
+                            let n = UInt32(rows * (min(width, (i + 1) * d) - i * d))
+                            let v = Int((sums[i] + n / 2) / n)
+                            dst[oy * ow + i] = fullRange ? UInt8(v) : clamp(((v - 16) * 76309 + 32768) >> 16)
+                        }
+                    }
+                }
+            }
+        }
+        return Image(width: ow, height: oh, layout: .gray, pixels: out)
+    }
+
     /// Planar YUV (I420 = 4:2:0, 4:2:2, 4:4:4; planes Y, Cb, Cr back to back) → RGB.
     /// - Parameters: `subX`/`subY` are the chroma subsampling shifts (I420: 1,1; 4:2:2: 1,0;
     ///   4:4:4: 0,0); chroma planes are `ceil(width / 2^subX) × ceil(height / 2^subY)`.

@@ -85,10 +85,10 @@ public final class AVIFileSource: FrameSource {
         while next < index.chunks.count {
             let chunk = index.chunks[next]
             next += 1
-            guard let d = decoder.decodeFrame(Array(bytes[chunk.range]), layout: .gray) else { continue }
+            guard let d = decoder.decodeForAnalysis(Array(bytes[chunk.range])) else { continue }
             let t = Int((Double(chunk.streamPosition) * 1000 / info.fps).rounded())
             defer { delivered += 1 }
-            return VideoFrame(index: delivered, timestampMs: t, jpeg: d.jpeg, gray: d.image)
+            return d.frame(index: delivered, timestampMs: t)
         }
         try NoDecodableFrame.check(path: path, delivered: delivered, stats: stats)
         return nil
@@ -127,10 +127,10 @@ public final class MJPEGFileSource: FrameSource {
     public func nextFrame() throws -> VideoFrame? {
         while let f = MJPEGStreamParser.nextFrame(in: bytes, from: position) {
             position = max(f.range.upperBound, position + 1)
-            guard let d = decoder.decodeFrame(Array(bytes[f.range]), layout: .gray) else { continue }
+            guard let d = decoder.decodeForAnalysis(Array(bytes[f.range])) else { continue }
             let t = Int((Double(delivered) * 1000 / info.fps).rounded())
             defer { delivered += 1 }
-            return VideoFrame(index: delivered, timestampMs: t, jpeg: d.jpeg, gray: d.image)
+            return d.frame(index: delivered, timestampMs: t)
         }
         position = bytes.count
         try NoDecodableFrame.check(path: path, delivered: delivered, stats: stats)
@@ -202,11 +202,14 @@ public final class Y4MSource: FrameSource {
         } else {
             rgb = PixelConvert.grayFromLuma(slice, width: h.width, height: h.height, fullRange: h.fullRange).map(PixelConvert.rgb)
         }
-        let gray = PixelConvert.grayFromLuma(slice, width: h.width, height: h.height, fullRange: h.fullRange)
-        guard let image = rgb else { stats.skip(.shortBuffer); return nil }
+        // Analysis gets the Y plane shrunk to its scale in one pass (issue #16).
+        let ad = AnalysisScale.denominator(width: h.width, height: h.height)
+        let gray = PixelConvert.lumaShrunk(slice, width: h.width, height: h.height, rowStride: h.width, sampleStep: 1,
+                                           denominator: ad, fullRange: h.fullRange)
+        guard let image = rgb, let gray else { stats.skip(.shortBuffer); return nil }
         let t = Int((Double(delivered) * 1000 / info.fps).rounded())
         defer { delivered += 1; stats.deliveredFrames += 1 }
-        return VideoFrame(index: delivered, timestampMs: t, rgb: image, gray: gray)
+        return VideoFrame(index: delivered, timestampMs: t, rgb: image, gray: gray, grayDenominator: ad)
     }
 
     public func close() {

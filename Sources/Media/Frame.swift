@@ -115,6 +115,11 @@ public struct VideoFrame: Sendable {
     /// Huffman tables (JPG-01..03, JPG-11), so they are saved as they are; nil for raw sources
     /// (YUYV camera, y4m, demo).
     public var jpeg: [UInt8]?
+    /// When the frame was captured, CLOCK_MONOTONIC in µs: the V4L2 buffer timestamp of a
+    /// camera frame (when the driver stamps it monotonic, else the dequeue time), the due time of
+    /// a file frame paced in realtime (`SourceReader`); nil otherwise (`--pace fast`). The
+    /// runtime measures camera-to-screen latency from it (issue #16).
+    public var captureMicros: Int?
     private let cache: DecodeCache
 
     /// Creates a frame from a decoded picture. `gray` may be given when the source already has
@@ -132,14 +137,41 @@ public struct VideoFrame: Sendable {
     /// Creates a frame of an MJPEG source from its JPEG bytes and their decoded full-size luma;
     /// RGB is decoded from `jpeg` when first asked for.
     public init(index: Int, timestampMs: Int, jpeg: [UInt8], gray: Image) {
+        self.init(index: index, timestampMs: timestampMs, jpeg: jpeg, width: gray.width, height: gray.height,
+                  gray: gray, grayDenominator: 1)
+    }
+
+    /// Creates a frame of an MJPEG source of `width` × `height` from its JPEG bytes and their
+    /// luma decoded at 1/`grayDenominator` (what `JPEGFrameDecoder.decodeForAnalysis` gives);
+    /// other sizes and RGB are decoded from `jpeg` when first asked for.
+    public init(index: Int, timestampMs: Int, jpeg: [UInt8], width: Int, height: Int, gray: Image, grayDenominator: Int) {
         precondition(gray.layout == .gray, "VideoFrame(jpeg:gray:) needs the gray decode")
         self.index = index
         self.timestampMs = timestampMs
-        self.width = gray.width
-        self.height = gray.height
+        self.width = width
+        self.height = height
         self.jpeg = jpeg
-        self.cache = DecodeCache(rgb: nil, gray: gray)
+        self.cache = DecodeCache(rgb: nil, gray: gray, grayDenominator: grayDenominator)
     }
+
+    /// Creates a frame of a raw source from its RGB picture and its luma already shrunk by
+    /// `grayDenominator` (`PixelConvert.lumaShrunk` from the camera's or y4m's Y samples).
+    public init(index: Int, timestampMs: Int, rgb: Image, gray: Image, grayDenominator: Int) {
+        precondition(rgb.layout == .rgb && gray.layout == .gray, "VideoFrame(rgb:gray:grayDenominator:) layouts")
+        self.index = index
+        self.timestampMs = timestampMs
+        self.width = rgb.width
+        self.height = rgb.height
+        self.jpeg = nil
+        self.cache = DecodeCache(rgb: rgb, gray: gray, grayDenominator: grayDenominator)
+    }
+
+    /// The denominator face analysis works at for this frame's size (`AnalysisScale`).
+    public var analysisDenominator: Int { AnalysisScale.denominator(width: width, height: height) }
+
+    /// Luma at the analysis scale (`analysisDenominator`): what `FaceAnalyzer` is given. MJPEG
+    /// and raw camera/y4m sources decode it when the frame is read.
+    public var analysisGray: Image { gray(scaleDenominator: analysisDenominator) }
 
     /// The picture, packed RGB, full size.
     public var rgb: Image { rgb(scaleDenominator: 1) }
@@ -173,6 +205,11 @@ public struct VideoFrame: Sendable {
             if let j = jpeg, let c = try? JPEGCodec.decode(j, layout: layout, scaleDenominator: d).image, c.width == w, c.height == h {
                 return c
             }
+            if jpeg != nil, let have = cache.anyGray() {
+                // The JPEG decoded once when read; should it fail now, resize the luma it gave.
+                let g = have.width > w ? Scale.area(have, width: w, height: h) : Scale.nearest(have, width: w, height: h)
+                return layout == .rgb ? PixelConvert.rgb(g) : g
+            }
             let full = cache.get(layout, 1) { layout == .rgb ? PixelConvert.rgb(gray) : PixelConvert.gray(rgb) }
             return d == 1 ? full : Scale.area(full, width: w, height: h)
         }
@@ -184,9 +221,14 @@ final class DecodeCache: @unchecked Sendable {
     private struct Key: Hashable { var layout: Image.Layout; var d: Int }
     private let lock = NSLock()
     private var images: [Key: Image] = [:]
-    init(rgb: Image?, gray: Image?) {
+    init(rgb: Image?, gray: Image?, grayDenominator: Int = 1) {
         if let rgb { images[Key(layout: .rgb, d: 1)] = rgb }
-        if let gray { images[Key(layout: .gray, d: 1)] = gray }
+        if let gray { images[Key(layout: .gray, d: grayDenominator)] = gray }
+    }
+    /// The largest gray image cached, if any.
+    func anyGray() -> Image? {
+        lock.lock(); defer { lock.unlock() }
+        return images.filter { $0.key.layout == .gray }.min { $0.key.d < $1.key.d }?.value
     }
     func get(_ layout: Image.Layout, _ d: Int, _ make: () -> Image) -> Image {
         let key = Key(layout: layout, d: d)

@@ -16,6 +16,11 @@ public enum JPEGError: Error, Equatable, Sendable {
 public struct DecodedJPEG: Sendable {
     public var image: Image
     public var warning: String?
+    /// The JPEG's own size from its header (the image is this divided by the scale, rounded up).
+    public var sourceWidth = 0
+    public var sourceHeight = 0
+    /// The scale denominator the image was decoded at (1, 2, 4 or 8).
+    public var scaleDenominator = 1
 }
 
 /// A JPEG encoder/decoder over libjpeg-turbo 2.1 (`tjCompress2`, `tjDecompressHeader3`,
@@ -49,6 +54,12 @@ public enum JPEGCodec {
     /// - Throws: `JPEGError.decode` on empty, garbage or fatally corrupt data;
     ///   `JPEGError.unexpectedSize` when the header is larger than `maxDimension`.
     public static func decode(_ data: [UInt8], layout: Image.Layout = .rgb, scaleDenominator: Int = 1) throws -> DecodedJPEG {
+        try decode(data, layout: layout, scaleFor: { _, _ in scaleDenominator })
+    }
+
+    /// As `decode(_:layout:scaleDenominator:)`, the denominator chosen from the header's size
+    /// (e.g. `AnalysisScale.denominator`), so the header is read once.
+    public static func decode(_ data: [UInt8], layout: Image.Layout, scaleFor: (_ width: Int, _ height: Int) -> Int) throws -> DecodedJPEG {
         guard !data.isEmpty else { throw JPEGError.decode("empty JPEG data") }
         guard let h = tjInitDecompress() else { throw JPEGError.decode("cannot create decompressor") }
         defer { tjDestroy(h) }
@@ -65,7 +76,7 @@ public enum JPEGCodec {
         guard w > 0, ht > 0, Int(w) <= maxDimension, Int(ht) <= maxDimension else {
             throw JPEGError.unexpectedSize(width: Int(w), height: Int(ht))
         }
-        let d = max(1, scaleDenominator)
+        let d = [1, 2, 4, 8].contains(scaleFor(Int(w), Int(ht))) ? scaleFor(Int(w), Int(ht)) : 1
         let ow = (Int(w) + d - 1) / d, oh = (Int(ht) + d - 1) / d
         let pf = layout == .rgb ? TJPF_RGB : TJPF_GRAY
         var out = [UInt8](repeating: 0, count: ow * oh * layout.rawValue)
@@ -84,7 +95,8 @@ public enum JPEGCodec {
                 throw JPEGError.decode(message)
             }
         }
-        return DecodedJPEG(image: Image(width: ow, height: oh, layout: layout, pixels: out), warning: warning)
+        return DecodedJPEG(image: Image(width: ow, height: oh, layout: layout, pixels: out), warning: warning,
+                           sourceWidth: Int(w), sourceHeight: Int(ht), scaleDenominator: d)
     }
 
     /// Encodes an image as baseline JPEG with standard Huffman tables (DHT always written).

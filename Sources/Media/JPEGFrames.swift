@@ -23,6 +23,17 @@ public struct JPEGFrameDecoder: Sendable {
     public struct Decoded: Sendable {
         public var image: Image
         public var jpeg: [UInt8]
+        /// The frame's full size (the JPEG header's) and the denominator `image` was decoded at.
+        public var width = 0
+        public var height = 0
+        public var scaleDenominator = 1
+
+        /// The frame, its `image` cached at its scale (an analysis-scale gray from
+        /// `decodeForAnalysis`, or the full-size one).
+        public func frame(index: Int, timestampMs: Int) -> VideoFrame {
+            VideoFrame(index: index, timestampMs: timestampMs, jpeg: jpeg, width: width, height: height,
+                       gray: image, grayDenominator: scaleDenominator)
+        }
     }
 
     public init(expectedWidth: Int? = nil, expectedHeight: Int? = nil) {
@@ -32,6 +43,17 @@ public struct JPEGFrameDecoder: Sendable {
     /// Returns the decoded image (`layout` .rgb or .gray) and the normalised JPEG, or nil when
     /// the frame is skipped (counted in `stats.skipped` by reason).
     public mutating func decodeFrame(_ data: [UInt8], layout: Image.Layout = .rgb) -> Decoded? {
+        decodeFrame(data, layout: layout, scaleFor: { _, _ in 1 })
+    }
+
+    /// As `decodeFrame`, the gray decoded at `AnalysisScale.denominator` of the frame's size
+    /// (libjpeg-turbo's DCT-domain scaling): every frame is still fully entropy-decoded, so
+    /// validated, but analysis of a 1080p frame costs what a 480-px one does (issue #16).
+    public mutating func decodeForAnalysis(_ data: [UInt8]) -> Decoded? {
+        decodeFrame(data, layout: .gray, scaleFor: AnalysisScale.denominator)
+    }
+
+    mutating func decodeFrame(_ data: [UInt8], layout: Image.Layout, scaleFor: (Int, Int) -> Int) -> Decoded? {
         guard let f = MJPEGStreamParser.nextFrame(in: data, from: 0) else { stats.skip(.corrupt); return nil }
         guard f.complete else { stats.skip(f.range.count > 4 ? .truncated : .corrupt); return nil }
         var jpeg = f.range == data.indices ? data : Array(data[f.range])
@@ -42,11 +64,12 @@ public struct JPEGFrameDecoder: Sendable {
         let fixed = JPEGHuffman.withStandardTables(jpeg)
         jpeg = fixed.jpeg
         do {
-            let r = try JPEGCodec.decode(jpeg, layout: layout)
+            let r = try JPEGCodec.decode(jpeg, layout: layout, scaleFor: scaleFor)
             if r.warning != nil { stats.warnedFrames += 1 }
             if fixed.inserted { stats.huffmanInsertedFrames += 1 }
             stats.deliveredFrames += 1
-            return Decoded(image: r.image, jpeg: jpeg)
+            return Decoded(image: r.image, jpeg: jpeg, width: r.sourceWidth, height: r.sourceHeight,
+                           scaleDenominator: r.scaleDenominator)
         } catch JPEGError.unexpectedSize {
             stats.skip(.wrongSize)
             return nil

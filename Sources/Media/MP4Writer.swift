@@ -27,7 +27,7 @@ public final class MP4Writer: VideoWriter {
     /// libx264's constant rate factor (0 lossless … 51; lower is better). 23 is libx264's default.
     public static let crf = 23
     /// libx264 speed preset. `veryfast`: at 1280×720 it encodes a frame in a fraction of a 30 fps
-    /// frame period on one core (see `make bench`, scripts/bench-mp4.sh), leaving the CPU to face
+    /// frame period on one core (see `make bench`, Benchmarks/mp4.sh), leaving the CPU to face
     /// analysis; slower presets save a few percent of size at CRF 23 for 2–4× the time.
     public static let preset = "veryfast"
     /// The FFmpeg encoder used for H.264.

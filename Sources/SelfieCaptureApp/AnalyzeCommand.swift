@@ -106,11 +106,11 @@ public enum AnalyzeCommand {
         var summary = AnalyzeSummary()
         while let frame = try source.nextFrame() {
             pacer?.release(timestampMs: frame.timestampMs)
-            let gray = frame.gray
+            let job = AnalysisJob(frame: frame)   // the luma at the analysis scale (issue #16)
             let analysis: FrameAnalysis
             let t0 = threadCPUMicros()
             do {
-                analysis = try analyzer.analyze(gray: gray, frameIndex: frame.index, timestampMs: frame.timestampMs)
+                analysis = try analyzer.analyze(job)
                 summary.micros.append(threadCPUMicros() - t0)
                 summary.qualityMicros.append(analyzer.lastQualityCPUMicros)
             } catch {

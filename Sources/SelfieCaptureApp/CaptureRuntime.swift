@@ -53,6 +53,8 @@ public final class CaptureRuntime {
     var worker: AsyncFaceAnalyzer?
     var guidance: Guidance
     let modelState = ModelLoadState()
+    /// The machine asked for the models (`loadModel`); the loader starts after the first draw.
+    var modelLoaderPending = false
     var modelAnnounced = false
 
     // Source.
@@ -93,6 +95,12 @@ public final class CaptureRuntime {
     var sourceStats: SourceStats?
     var frameCountsReported = false
     var preview: PreviewImage?
+    /// The capture time (CLOCK_MONOTONIC µs) of the frame in `preview`, and the latencies of
+    /// the previews written so far (realtime only: issue #16).
+    var previewCaptureMicros: Int?
+    var latency = PreviewLatency()
+    /// The newest frame not yet decoded for the preview.
+    var previewFrame: VideoFrame?
     /// When the landmark model started loading and how long it took (ms, the run's clock /
     /// the loader's), for the loading screen.
     var modelLoadStartMs: Int?
@@ -191,6 +199,11 @@ public final class CaptureRuntime {
         statusVisible = setup.debugOverlay
         send(.started)
         reportWindowSize()
+        // The loading screen goes out before anything heavy: the face models load behind it on
+        // their own thread, started only now so that it does not compete with the first draw
+        // (issue #16, first screen at once; `make bench` measures it).
+        draw()
+        startModelLoader()
         while exitCode == nil {
             if SignalGuard.suspendRequested.exchange(false, ordering: .relaxed) { send(.keyPressed(.suspend)) }
             if SignalGuard.requested.load(ordering: .relaxed) != 0 {
@@ -214,6 +227,9 @@ public final class CaptureRuntime {
         finishAccessibility()
         reportFrameCounts()
         backend.end()
+        // A run over within a second of an empty cache's first load lets the landmark cache's
+        // background write finish (at most 3 s), so no half-written temporary file stays behind.
+        for _ in 0..<300 where modelState.cacheWritePending { usleep(10_000) }
         let code = exitCode ?? .ok
         for w in sourceWarnings { setup.console.err("selfie-capture: warning: \(w)\n") }
         if let st = sourceStats, st.skippedFrames > 0 {
@@ -451,21 +467,33 @@ public final class CaptureRuntime {
 
     func pollModel() {
         guard !modelAnnounced else { return }
+        startModelLoader()   // no-op once started (after the first draw)
+        if fastClock != nil, case .loading = modelState.value {
+            // Deterministic runs wait for the models here (after the first screen) rather than
+            // racing them.
+            while case .loading = modelState.value { usleep(2000) }
+        }
         switch modelState.value {
         case .loading: return
-        case .loaded(let model, let ms):
+        case .loaded(let detector, let model, let ms):
             modelAnnounced = true
             modelLoadMs = ms
             needsRedraw = true
-            if let worker, let analyzer {
-                let box = UncheckedBox(analyzer)
-                worker.runOnAnalysisThread { box.value.landmarks = model }
-            } else {
-                analyzer?.landmarks = model
+            let a = FaceAnalyzer(detector: detector, landmarks: model)
+            analyzer = a
+            if setup.pace == .realtime {
+                let box = UncheckedBox(a)   // used only on the analysis thread from here on
+                worker = AsyncFaceAnalyzer(work: { job in try box.value.analyze(job) })
             }
             send(.modelLoaded)
-        case .failed(let message):
+        case .failed(.detectorUnavailable):
             modelAnnounced = true
+            failure = .cameraUnavailable("face detector: \(FaceModelError.detectorUnavailable)")
+            exitCode = .unavailable
+        case .failed(let error):
+            modelAnnounced = true
+            let message: String
+            if case .modelLoad(_, let m) = error { message = m } else { message = "\(error)" }
             failure = .inputMissing(path: "\(DlibShapePredictor.defaultModelPath) (\(message); install libdlib-data)")
             exitCode = .noInput
         case .idle:
@@ -691,19 +719,18 @@ public final class CaptureRuntime {
             send(.cameraFirstFrame)
         }
         if newest {
-            // The preview is at most cols × 2·rows pixels: decode RGB only as large as that
-            // needs (1/8 of 640×480 on an 80×24 terminal).
-            let need = previewMode.sourcePixels(screen: backend.size, cell: cellGeometry)
-            let shown = frame.rgb(covering: need.width, need.height)
-            preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
+            // The preview's RGB is decoded when a screen is drawn (`draw`), from the newest frame
+            // then: frames between two draws (--preview-fps) are never decoded for it, and the
+            // null renderer, which shows nothing, decodes none (issue #16).
+            previewFrame = frame
             needsRedraw = true
             if let worker {
-                worker.submit(AnalysisJob(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs))
+                worker.submit(AnalysisJob(frame: frame))
                 for r in worker.takeResults() {
                     if case .success(let a) = r { judge(a) }
                 }
             } else if let analyzer {
-                if let a = try? analyzer.analyze(gray: frame.gray, frameIndex: frame.index, timestampMs: frame.timestampMs) {
+                if let a = try? analyzer.analyze(AnalysisJob(frame: frame)) {
                     judge(a)
                 }
             }
@@ -745,8 +772,22 @@ public final class CaptureRuntime {
         // The reader's queue wakes the loop only where its frames are taken (the capture
         // screen) or while it opens the source; elsewhere queued frames would keep its pipe
         // readable and the loop would spin.
-        if let r = reader, machine.screen == .capture || !readerOpened { r.wait(ms: 10, alsoFD: backend.inputFD) } else { _ = pollInput(ms: 10) }
+        if let r = reader, machine.screen == .capture || !readerOpened { r.wait(ms: 10, alsoFD: backend.inputFD); return }
+        // Waiting screens (instructions, permission, result, failed) change only on a key, a
+        // script step or a signal (which interrupts poll): sleep until one comes, at most
+        // `waitingScreenPollMs`, and no longer than the script's next `wait` ends. The loading
+        // screen counts tenths of a second and keeps its 10 ms turn.
+        var ms = machine.screen == .loading ? 10 : Self.waitingScreenPollMs
+        if let d = driver.nextDeadlineMs { ms = min(ms, max(0, d - clock.nowMs())) }
+        // A screen changed this turn (e.g. the models arrived): draw it first.
+        if needsRedraw { ms = 0 }
+        _ = pollInput(ms: ms)
     }
+
+    /// Longest sleep of a waiting screen between two loop turns (ms): two turns a second cost
+    /// nothing measurable (`make bench`: CPU share on the waiting screens), and anything that
+    /// changes such a screen wakes the poll first (a key, a signal) or bounds it (a script wait).
+    static let waitingScreenPollMs = 500
 
     func pollInput(ms: Int) -> Bool {
         guard let fd = backend.inputFD else { usleep(useconds_t(ms * 1000)); return false }
@@ -781,6 +822,15 @@ public final class CaptureRuntime {
             nextDrawDueMs = max(nextDrawDueMs + interval, now + interval / 2)
         }
         needsRedraw = false
+        if let frame = previewFrame, machine.screen == .capture, !(backend is NullBackend) {
+            // The preview is at most cols × 2·rows pixels: decode RGB only as large as that
+            // needs (1/8 of 640×480 on an 80×24 terminal).
+            let need = previewMode.sourcePixels(screen: backend.size, cell: cellGeometry)
+            let shown = frame.rgb(covering: need.width, need.height)
+            preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
+            previewCaptureMicros = fastClock == nil ? frame.captureMicros : nil
+            previewFrame = nil
+        }
         var loading = LoadingViewState(stage: machine.loadingStage,
                                        elapsedMs: loadingSince.map { now - $0 },
                                        modelLoadMs: modelLoadMs)
@@ -820,6 +870,10 @@ public final class CaptureRuntime {
             if cost > 10 { nextDrawDueMs = max(nextDrawDueMs, now + cost * 3 / 2) }
         }
         let bytes = backend.bytesWritten
+        if machine.screen == .capture, let c = previewCaptureMicros, preview != nil {
+            // The frame's preview is on the terminal now (the backend's write returned).
+            latency.add(captureMicros: c, writtenMicros: SourceReader.monotonicMicros())
+        }
         if machine.screen == .capture {
             captureDraws += 1
             // Preview fps counts the frames the terminal got (a pixel mode skips frames while
@@ -837,11 +891,13 @@ public final class CaptureRuntime {
     /// frames read per second and the screens drawn per second (both over `RateMeter`'s window
     /// of the run's clock), the colour mode, and the bytes per second curses wrote.
     func statusInfo(colorMode: ColorMode) -> StatusLineInfo {
-        StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
+        var info = StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
                            : (setup.sourceSpec as NSString).lastPathComponent, kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue,
                        width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: sourceRate.perSecond,
                        colorMode: colorMode, previewMode: previewMode, previewFps: drawRate.perSecond,
                        bytesPerSecond: backend.bytesWritten == nil ? nil : byteRate.perSecond)
+        info.latencyMs = latency.statusRange   // camera-to-screen p50...p95 (issue #16)
+        return info
     }
 
     func resultView() -> ResultViewState? {
@@ -935,34 +991,27 @@ public final class CaptureRuntime {
         if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: error) }
     }
 
+    /// Both face models load on their own thread (`FaceModelLoader`); `pollModel` makes the
+    /// analyzer once they are there. Nothing here blocks the first screen.
     func startAnalysis() {
-        do {
-            let a = FaceAnalyzer(detector: try DlibHOGDetector(), landmarks: nil)
-            analyzer = a
-            if setup.pace == .realtime {
-                let box = UncheckedBox(a)   // used only on the analysis thread from here on
-                worker = AsyncFaceAnalyzer(work: { job in
-                    try box.value.analyze(gray: job.gray, frameIndex: job.frameIndex, timestampMs: job.timestampMs)
-                })
-            }
-        } catch {
-            failure = .cameraUnavailable("face detector: \(error)")
-            exitCode = .unavailable
-            return
-        }
         modelState.set(.loading)
         modelLoadStartMs = clock.nowMs()
+        modelLoaderPending = true
+    }
+
+    /// Starts `FaceModelLoader` once, after the first screen was drawn (`run`).
+    func startModelLoader() {
+        guard modelLoaderPending else { return }
+        modelLoaderPending = false
         let state = modelState
-        LandmarkModelLoader.loadInBackground { progress in
+        FaceModelLoader.loadInBackground { progress in
             switch progress {
-            case .started: break
-            case .loaded(let model, let ms): state.set(.loaded(model, ms: ms))
-            case .failed(let e, _): state.set(.failed("\(e)"))
+            case .loaded(let detector, let model, let ms):
+                state.cacheWritePending = model.cacheUse == .deferred
+                state.set(.loaded(detector, model, ms: ms))
+            case .failed(let e, _): state.set(.failed(e))
+            case .cacheDone: state.cacheWritePending = false
             }
-        }
-        if setup.pace == .fast {
-            // Deterministic runs wait for the model here rather than racing it.
-            while case .loading = modelState.value { usleep(5000) }
         }
     }
 
@@ -999,6 +1048,7 @@ public final class CaptureRuntime {
         analyzer?.reset()
         guidance.reset()
         preview = nil
+        previewFrame = nil
     }
 
     func startRecording() {
@@ -1097,7 +1147,8 @@ public final class CaptureRuntime {
         let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
                                      recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup,
                                      sourceFrames: sourceFramesJSON, sourceRecord: reader?.record ?? sourceRecord,
-                                     reference: referencePath.flatMap { p in reference.map { ($0.candidate, p) } })
+                                     reference: referencePath.flatMap { p in reference.map { ($0.candidate, p) } },
+                                     previewLatency: latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile"))
         let resultPath: String
         do { resultPath = try folder.write(Array(json.utf8), to: Manifest.resultFileName) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))
@@ -1188,13 +1239,19 @@ public final class CaptureRuntime {
 final class ModelLoadState: @unchecked Sendable {
     enum Value {
         case idle, loading
-        case loaded(DlibShapePredictor, ms: Int)
-        case failed(String)
+        case loaded(DlibHOGDetector, DlibShapePredictor, ms: Int)
+        case failed(FaceModelError)
     }
     private let lock = NSLock()
     private var _value = Value.idle
     var value: Value { lock.lock(); defer { lock.unlock() }; return _value }
     func set(_ v: Value) { lock.lock(); _value = v; lock.unlock() }
+    private var _cacheWritePending = false
+    /// The landmark cache is being written after the models were handed over (empty cache).
+    var cacheWritePending: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _cacheWritePending }
+        set { lock.lock(); _cacheWritePending = newValue; lock.unlock() }
+    }
 }
 
 extension ExitCode {

@@ -16,7 +16,8 @@ import Media
 /// "referenceFrame": {"path", "frameIndex", "timestampMs", "score", "meetsThresholds",
 /// "thresholds", "shortfalls", "vector"} | null, "settings": {...}, "source": {...}, "sourceFrames":
 /// {"read", "delivered", "analysed", "warned", "huffmanInserted", "skipped", "skippedByReason":
-/// {reason: count}}}`; boxes in raw
+/// {reason: count}}, "previewLatency": {"p50Ms", "p95Ms", "maxMs", "samples", "from"} | null
+/// (`PreviewLatency`: camera-to-screen, realtime only)}`; boxes in raw
 /// (unmirrored) source pixels, angles in degrees, durations in milliseconds. `attempt` is the
 /// attempt that recorded (from 1) and `attempts` how many the run made: the same number, since
 /// a recording ends the run (every earlier attempt failed and left nothing behind). `manifest`
@@ -25,7 +26,8 @@ enum ResultWriter {
     static func json(summary s: VideoSummary, folder: OutputFolder, collected: [FrameCollector.Collected],
                      recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup,
                      sourceFrames: [String: Any] = [:], sourceRecord: SourceRecord? = nil,
-                     reference: (candidate: ReferenceCandidate, path: String)? = nil) -> String {
+                     reference: (candidate: ReferenceCandidate, path: String)? = nil,
+                     previewLatency: [String: Any]? = nil) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
             "manifest": folder.file(Manifest.fileName),
@@ -71,6 +73,7 @@ enum ResultWriter {
         root["settings"] = settings(setup)
         // What the source read over the run (JPG-03..06: nothing dropped silently).
         root["sourceFrames"] = sourceFrames
+        root["previewLatency"] = previewLatency ?? NSNull()
         var source: [String: Any] = ["spec": setup.recordedSourceSpec, "kind": setup.sourceKind.rawValue]
         // A camera's frame rate as measured from its buffer timestamps (V4L-12: the rate it
         // really delivered, which USB bandwidth or low light can hold below the asked one).

@@ -45,7 +45,7 @@ public enum ColorQuantizer {
 
     /// Direct-colour number `0xRRGGBB` with 6 bits per channel (the low 2 bits cleared, then
     /// rounded): camera noise of a level or two then leaves a cell's colour, its pair and so
-    /// its bytes unchanged, which keeps a frame within the byte budget (scripts/bench-ui.sh).
+    /// its bytes unchanged, which keeps a frame within the byte budget (Benchmarks/ui.sh).
     /// Numbers below 8 are ANSI indexes in `xterm-direct`'s `setaf`, so near-black values are
     /// raised to `0x000008`.
     public static func direct(_ c: RGB) -> Int {

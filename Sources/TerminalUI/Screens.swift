@@ -186,6 +186,8 @@ public struct StatusLineInfo: Sendable, Equatable {
     public var previewFps: Double?
     /// Bytes written to the terminal per second (measured; nil when the backend does not count).
     public var bytesPerSecond: Double?
+    /// Camera-to-screen latency in ms, p50...p95 (issue #16; nil until measured, and with `--pace fast`).
+    public var latencyMs: ClosedRange<Int>?
     public init(source: String, kind: String, width: Int, height: Int, fps: Double?, colorMode: ColorMode,
                 previewMode: PreviewMode = .halfBlocks, previewFps: Double?, bytesPerSecond: Double?) {
         self.source = source; self.kind = kind; self.width = width; self.height = height; self.fps = fps
@@ -384,7 +386,7 @@ public enum Screens {
             .string(info.source), .string(info.kind), .int(info.width), .int(info.height), .double(info.fps ?? 0),
             .string(StatusLineInfo.colorName(info.colorMode)), .string(info.previewMode.rawValue), .double(info.previewFps ?? 0),
             .string(info.bytesPerSecond.map(StatusLineInfo.bytes) ?? "–"),
-        ])
+        ]) + (info.latencyMs.map { " · " + c.strings.text("selfie_capture_status_latency", [.int($0.lowerBound), .int($0.upperBound)]) } ?? "")
         // Reverse video of the terminal's own colours: readable on any background, as htop's bar.
         let style = Style(attrs: .reverse)
         canvas.fill(CellRect(x: 0, y: 0, width: c.size.cols, height: 1), style: style)

@@ -143,7 +143,7 @@ import TestSupport
         let gone = try Harness.run(bin, ["verify", dir + "/nothing"])
         #expect(gone.code == 66)
         // A file, not a folder (a new-user trial got "no such file or device").
-        FileManager.default.createFile(atPath: dir + "/result.json", contents: Data("{}".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/result.json", contents: Data("{}".utf8))
         let file = try Harness.run(bin, ["verify", dir + "/result.json"])
         #expect(file.code == 66 && file.err == "selfie-capture: \(dir)/result.json is not a capture folder: not a folder\n", "\(file.err)")
         try FileManager.default.removeItem(atPath: dir + "/result.json")

@@ -90,6 +90,45 @@ import TestSupport
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
     }
 
+    /// Issue #16: with an empty cache the background loader hands both models over first and
+    /// writes the landmark cache afterwards (`.deferred`, then `.written`); the file it wrote is
+    /// read by the next load and gives the same points, and no temporary file stays behind.
+    @Test(.enabled(if: haveModel, "the landmark model (libdlib-data) is absent"))
+    func loaderWritesTheLandmarkCacheAfterHandingOver() throws {
+        let dir = Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let events = Events()
+        FaceModelLoader.loadInBackground(cacheDirectory: dir) { events.add($0) }
+        try #require(events.waitForCount(2, seconds: 60), "the loader reported \(events.count) of 2 events")
+        let all = events.all
+        guard case .loaded(let detector, let model, _) = all[0] else { Issue.record("first event \(all[0])"); return }
+        #expect(detector.cacheUse == .written)
+        #expect(model.cacheUse == .deferred)
+        guard case .cacheDone(let d, let l) = all[1] else { Issue.record("second event \(all[1])"); return }
+        #expect(d == .written && l == .written)
+        let again = try DlibShapePredictor(cacheDirectory: dir)
+        #expect(again.cacheUse == .read)
+        let faces = Array(try Self.faces().prefix(3))
+        for (img, box) in faces { #expect(try again.landmarks(gray: img, box: box) == model.landmarks(gray: img, box: box)) }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".tmp.") }
+        #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
+    }
+
+    /// Thread-safe list of a loader's progress reports.
+    final class Events: @unchecked Sendable {
+        private let c = NSCondition()
+        private var items: [FaceModelLoader.Progress] = []
+        func add(_ p: FaceModelLoader.Progress) { c.lock(); items.append(p); c.broadcast(); c.unlock() }
+        var all: [FaceModelLoader.Progress] { c.lock(); defer { c.unlock() }; return items }
+        var count: Int { all.count }
+        func waitForCount(_ n: Int, seconds: Double) -> Bool {
+            let until = Date(timeIntervalSinceNow: seconds)
+            c.lock(); defer { c.unlock() }
+            while items.count < n { if !c.wait(until: until) { return items.count >= n } }
+            return true
+        }
+    }
+
     /// A model file with another modification time (an updated package) gets a fresh cache.
     @Test(.enabled(if: haveModel, "the landmark model (libdlib-data) is absent"))
     func staleCacheIsRebuilt() throws {

@@ -21,7 +21,7 @@ func nestedStringsdict(levels: Int) -> String {
 private func load(_ text: String) throws -> StringsdictTable { try StringsdictModel.parse(Array(text.utf8), file: "N.stringsdict") }
 
 /// Nested plural variables are checked once each (issue #14 "nested plural checks cost linear
-/// time"); the speed is in `make bench` (scripts/bench-l10n-nesting.sh), not here.
+/// time"); the speed is in `make bench` (Benchmarks/l10n-nesting.sh), not here.
 @Suite struct NestedPluralTests {
     /// 8 levels (the deepest allowed, `StringsdictModel.maxDepth`): valid, no diagnostic, and the
     /// text picks each level's category (Apple: explicit `zero` for 0; CLDR en: one for 1, else other).

@@ -15,7 +15,8 @@ typedef struct cdf_shape_predictor cdf_shape_predictor;
 typedef struct { double x, y, w, h, score; } cdf_box;
 
 /// How a model cache file was used (`cacheUse` out-parameters).
-enum { CDF_CACHE_NONE = 0, CDF_CACHE_READ = 1, CDF_CACHE_WRITTEN = 2, CDF_CACHE_UNWRITABLE = 3 };
+/// CDF_CACHE_DEFERRED: built from the source, the cache left for `cdf_shape_predictor_write_cache`.
+enum { CDF_CACHE_NONE = 0, CDF_CACHE_READ = 1, CDF_CACHE_WRITTEN = 2, CDF_CACHE_UNWRITABLE = 3, CDF_CACHE_DEFERRED = 4 };
 
 /// dlib::get_frontal_face_detector() (HOG + linear SVM, 5 rotated/frontal filters). With a
 /// `cachePath`, the detector is read from that file when it holds this dlib version's detector,
@@ -39,6 +40,14 @@ int cdf_detect(cdf_detector *d, const uint8_t *gray, int width, int height, int 
 /// Returns NULL with a message in `err` on failure.
 cdf_shape_predictor *cdf_shape_predictor_load(const char *path, int reference, const char *cachePath, int *cacheUse,
                                               char *err, size_t errSize);
+/// As cdf_shape_predictor_load; with `deferWrite` a cache that has to be made is not written
+/// (`cacheUse` CDF_CACHE_DEFERRED), so the caller can use the model first and write it later.
+cdf_shape_predictor *cdf_shape_predictor_load_deferring(const char *path, int reference, const char *cachePath,
+                                                        int deferWrite, int *cacheUse, char *err, size_t errSize);
+/// Writes the packed model's cache for model file `path` to `cachePath` (temporary name, then
+/// rename). Only reads `p`: safe while another thread predicts with it. Returns
+/// CDF_CACHE_WRITTEN or CDF_CACHE_UNWRITABLE (CDF_CACHE_NONE for a reference model).
+int cdf_shape_predictor_write_cache(const cdf_shape_predictor *p, const char *path, const char *cachePath);
 void cdf_shape_predictor_destroy(cdf_shape_predictor *p);
 /// Number of parts (68 for the iBUG 300-W model).
 int cdf_shape_predictor_parts(const cdf_shape_predictor *p);

@@ -42,6 +42,8 @@ extern const uint32_t CV4L2_FRMIVAL_TYPE_DISCRETE;
 extern const uint32_t CV4L2_FRMSIZE_TYPE_CONTINUOUS;
 extern const uint32_t CV4L2_FRMSIZE_TYPE_STEPWISE;
 extern const uint32_t CV4L2_BUF_FLAG_ERROR;
+extern const uint32_t CV4L2_BUF_FLAG_TIMESTAMP_MASK;
+extern const uint32_t CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
 extern const uint32_t CV4L2_PIX_FMT_BGR24;
 
 int cv4l2_open(const char *path, int flags);

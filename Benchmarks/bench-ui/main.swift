@@ -1,5 +1,5 @@
 // bench-ui: renders and sends capture frames through the curses backend on a pseudo-terminal
-// and reports ms per frame and bytes written per frame (scripts/bench-ui.sh).
+// and reports ms per frame and bytes written per frame (Benchmarks/ui.sh).
 // Usage: bench-ui TERM COLS ROWS FRAMES camera|worst
 //   camera: a still scene with sensor noise (±3 levels) and a face-sized blob drifting slowly;
 //   worst:  the gradients jump 40 levels and carry 4-bit noise every frame, so every cell changes.

@@ -1,4 +1,4 @@
-// Reference for scripts/bench-guidance.sh on the real footage: plain full-frame dlib HOG
+// Reference for Benchmarks/guidance.sh on the real footage: plain full-frame dlib HOG
 // (`dlib::get_frontal_face_detector()`), the image upsampled once with `pyramid_up` as dlib's
 // examples do (the same as Python's `detector(img, 1)`), on every frame. Boxes are mapped back to
 // the original pixels with the pyramid's `rect_down`, as dlib's own Python binding does.

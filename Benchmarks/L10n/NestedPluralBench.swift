@@ -1,4 +1,4 @@
-// Nested plural validation benchmark (built by scripts/bench-l10n-nesting.sh with `swiftc -O`,
+// Nested plural validation benchmark (built by Benchmarks/l10n-nesting.sh with `swiftc -O`,
 // not a SwiftPM target). Issue #14: a valid 3.4 KB .stringsdict with 8 nested variables took
 // 13-16 s to validate (categories^depth paths). Generated files: one entry whose variables
 // v0…v(n-1) each have all six categories referring to the next. Prints, per file, the time to

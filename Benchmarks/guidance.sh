@@ -47,7 +47,7 @@
 #
 # Real footage (needs ffmpeg and dlib's headers, `pkg-config dlib-1`): decoded once to y4m for
 # `analyze --source that.y4m`; the reference is dlib's get_frontal_face_detector() on the full
-# frame, upsampled once with pyramid_up (scripts/bench-guidance/dlib_hog_upsample1.cpp, -O3, on
+# frame, upsampled once with pyramid_up (Benchmarks/guidance/dlib_hog_upsample1.cpp, -O3, on
 # gray frames from ffmpeg, boxes mapped back to original pixels; its output is cached in
 # .build/bench-guidance keyed by the footage, the tool's source and the dlib version, since it
 # takes ~30 s on 2 cores). Prints the frames, the frames where dlib finds a face, the recall (the
@@ -82,7 +82,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # The real footage and its dlib reference: skipped with a reason when a piece is missing.
 real=$media/real/selfie_handheld.mp4
-src=scripts/bench-guidance/dlib_hog_upsample1.cpp
+src=Benchmarks/guidance/dlib_hog_upsample1.cpp
 tool=$cache/dlib_hog_upsample1
 skip=""
 if [ ! -f "$real" ]; then skip="$real absent"
@@ -94,6 +94,6 @@ else
     fi
 fi
 
-python3 scripts/bench-guidance/report.py --bin "$BIN" --media "$media" --work "$tmp" --cache-dir "$cache" \
+python3 Benchmarks/guidance/report.py --bin "$BIN" --media "$media" --work "$tmp" --cache-dir "$cache" \
     --real "$real" --ref-tool "$tool" --ref-src "$src" \
     --dlib-version "$(pkg-config --modversion dlib-1 2>/dev/null || true)" --real-skip "$skip"

@@ -1,4 +1,4 @@
-"""Anchor for scripts/bench-face.sh: OpenCV's LBP frontal face cascade (Debian python3-opencv +
+"""Anchor for Benchmarks/face.sh: OpenCV's LBP frontal face cascade (Debian python3-opencv +
 opencv-data), one thread, on every 640x480 gray frame read raw from stdin. Prints the median
 detectMultiScale CPU time in ms, the frame count and the detections. Settings: scaleFactor 1.1,
 minNeighbors 3, minSize 80x80 (dlib's smallest face, so both search the same sizes)."""

@@ -120,7 +120,7 @@ enum PreviewBench {
         let dir = NSTemporaryDirectory() + "preview-bench-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        FileManager.default.createFile(atPath: dir + "/f.six", contents: Data(stream))
+        _ = FileManager.default.createFile(atPath: dir + "/f.six", contents: Data(stream))
         guard shell("sixel2png -i \(dir)/f.six -o \(dir)/f.png && convert \(dir)/f.png -depth 8 ppm:\(dir)/f.ppm") == 0 else { return nil }
         return readPPM(dir + "/f.ppm")
     }
@@ -230,6 +230,6 @@ enum PreviewBench {
     static func writePPM(_ img: PreviewImage, _ path: String) {
         var d = Data("P6\n\(img.width) \(img.height)\n255\n".utf8)
         d.append(contentsOf: img.rgb)
-        FileManager.default.createFile(atPath: path, contents: d)
+        _ = FileManager.default.createFile(atPath: path, contents: d)
     }
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Guidance report for scripts/bench-guidance.sh (issue #10). Python 3 standard library only.
+"""Guidance report for Benchmarks/guidance.sh (issue #10). Python 3 standard library only.
 
 Runs the release binary over every ground-truth clip (NAME.avi + NAME.json) and over the real
 footage, and prints one table row per clip, the real-footage recall against full-frame dlib, and
 the issue's goals as "met" / "NOT met" lines. The meaning of every column is in the header of
-scripts/bench-guidance.sh; the definitions are implemented (and commented) below.
+Benchmarks/guidance.sh; the definitions are implemented (and commented) below.
 
 Exit status: 0 when the report was produced (whether or not a goal is met); 1 when something
 broke (the binary crashed or exited with an unexpected code, a log is missing or unreadable).

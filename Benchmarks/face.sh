@@ -38,7 +38,7 @@ ours=$(printf '%s\n' "${runs[@]}" | sort -g | sed -n 2p)
 quality=$(printf '%s\n' "${qruns[@]}" | sort -g | sed -n 2p)
 
 # dlib full frame
-src=scripts/bench-face/dlib_hog_fullframe.cpp
+src=Benchmarks/face/dlib_hog_fullframe.cpp
 if [ ! -x "$work/dlib_hog_fullframe" ] || [ "$src" -nt "$work/dlib_hog_fullframe" ]; then
     g++ -O3 -std=c++14 -o "$work/dlib_hog_fullframe" "$src" $(pkg-config --cflags --libs dlib-1) -lblas -llapack
 fi
@@ -55,7 +55,7 @@ fi
 cascade=/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml
 [ -f "$cascade" ] || cascade=/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml
 if "$py" -c 'import cv2' 2>/dev/null && [ -f "$cascade" ]; then
-    read -r opencv cv_n cv_faces < <("${pin[@]}" "$py" scripts/bench-face/opencv_lbp.py $W $H "$cascade" < "$work/long.gray")
+    read -r opencv cv_n cv_faces < <("${pin[@]}" "$py" Benchmarks/face/opencv_lbp.py $W $H "$cascade" < "$work/long.gray")
 fi
 
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }

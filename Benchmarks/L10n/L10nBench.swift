@@ -1,4 +1,4 @@
-// Parser benchmark (built by scripts/bench-l10n.sh with `swiftc -O`, not a SwiftPM target):
+// Parser benchmark (built by Benchmarks/l10n.sh with `swiftc -O`, not a SwiftPM target):
 // parses every corpus file with our parsers and with Foundation's PropertyListSerialization in
 // the same run, and prints the time of each and the ratio (anchor: PropertyListSerialization).
 import Foundation

@@ -1,4 +1,4 @@
-// Anchor for scripts/bench-face.sh: dlib 19.24 HOG frontal detector (0 upsampling) on every full
+// Anchor for Benchmarks/face.sh: dlib 19.24 HOG frontal detector (0 upsampling) on every full
 // 640x480 gray frame read raw from stdin; prints the median detection time in ms. Built at -O3
 // like the CDlibFace shim, so the comparison is the search strategy, not the compiler flags.
 #include <dlib/image_processing/frontal_face_detector.h>

@@ -17,7 +17,7 @@ APP=.build/release/selfie-capture
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-source scripts/lib/bench-clips.sh
+source Benchmarks/lib/bench-clips.sh
 bench_clips "$TMP"
 
 if [ -f ../shared/media/approach.avi ] && [ -x "$APP" ]; then

@@ -1,5 +1,7 @@
-// media-bench: the measuring half of scripts/bench-media.sh (release build only).
+// media-bench: the measuring half of Benchmarks/media.sh (release build only).
 //   media-bench decode FILE.avi            decode every frame to RGB; prints "frames N seconds S"
+//   media-bench decode-gray FILE.avi       decode every frame as a source does (luma at the
+//                                          analysis scale); prints mean ms per frame
 //   media-bench record SRC.avi OUT.avi S   paced realtime recording of S seconds at SRC's rate,
 //                                          frames decoded (like the app) and stored as is;
 //                                          prints "frames N dropped D seconds S"; OUT.mp4 records
@@ -30,6 +32,14 @@ do {
         var n = 0
         while try src.nextFrame() != nil { n += 1 }
         print("frames \(n) skipped \(src.stats.skippedFrames) seconds \(String(format: "%.3f", now() - t0))")
+    case "decode-gray":
+        // What a source's reader does per MJPEG frame (issue #16): validate and decode the luma at
+        // the analysis scale (AnalysisScale); prints the mean ms per frame.
+        let src = try AVIFileSource(path: args[2])
+        let t0 = now()
+        var n = 0
+        while try src.nextFrame() != nil { n += 1 }
+        print(String(format: "%.2f", (now() - t0) * 1000 / Double(max(n, 1))))
     case "record":
         guard args.count >= 5, let seconds = Double(args[4]) else { exit(64) }
         let spec = args[2]
