@@ -29,9 +29,19 @@ public enum PreviewModeChoice: String, Sendable, CaseIterable {
             case .kitty: return .kitty
             case .sixel: return .sixel
             case .iterm: return .iterm
-            case .none: return canSymbols ? .symbols : .halfBlocks
+            case .none: return canSymbols && !Self.consoleFont(environment) ? .symbols : .halfBlocks
             }
         }
+    }
+}
+
+extension PreviewModeChoice {
+    /// The Linux console (`TERM=linux*`) and hardware-style VTs (`vt*`): their fonts hold at most
+    /// 512 glyphs (console-setup's Lat2-Terminus has `▀ ▄ █` but no quadrants and no Unicode 13
+    /// sextants), so `auto` keeps half blocks there.
+    static func consoleFont(_ environment: [String: String]) -> Bool {
+        let term = environment["TERM"] ?? ""
+        return term.hasPrefix("linux") || term.hasPrefix("vt")
     }
 }
 

@@ -52,11 +52,18 @@ import CaptureFlow
     }
 
     /// The preview's bounding box in a screenshot: the longest run of rows with more than 120
-    /// lit pixels (any channel > 12), and the columns lit in most of those rows.
+    /// lit pixels, and the columns lit in most of those rows. Lit: any channel more than 12 away
+    /// from both of the screenshot's two most common colours (the X root window around the
+    /// terminal, and the terminal's background or the one the theme paints, #121212 for dark).
     static func pictureBox(_ s: PreviewImage) -> (x: Int, y: Int, w: Int, h: Int)? {
+        var counts: [Int: Int] = [:]
+        for i in stride(from: 0, to: s.width * s.height * 3, by: 3 * 7) {
+            counts[Int(s.rgb[i]) << 16 | Int(s.rgb[i + 1]) << 8 | Int(s.rgb[i + 2]), default: 0] += 1
+        }
+        let backgrounds = counts.sorted { $0.value > $1.value }.prefix(2).map { [$0.key >> 16 & 255, $0.key >> 8 & 255, $0.key & 255] }
         func lit(_ x: Int, _ y: Int) -> Bool {
             let i = (y * s.width + x) * 3
-            return max(s.rgb[i], s.rgb[i + 1], s.rgb[i + 2]) > 12
+            return backgrounds.allSatisfy { bg in (0..<3).contains { abs(Int(s.rgb[i + $0]) - bg[$0]) > 12 } }
         }
         var best = (0, 0), start = -1
         for y in 0...s.height {
@@ -106,8 +113,8 @@ import CaptureFlow
         #expect(f.oval >= 0.85)
     }
 
-    /// Symbols in xterm (TERM=xterm-256color): the bar, 0.4, is under what was measured (0.48 on
-    /// 2026-12-01, DECISIONS): xterm's default fixed font has no sextant glyphs (drawn as the
+    /// Symbols in xterm (TERM=xterm-256color): the bar, 0.3, is under what was measured (0.48 on
+    /// 2026-12-01 on the terminal's black, 0.40 once the dark theme paints #121212 around it; DECISIONS): xterm's default fixed font has no sextant glyphs (drawn as the
     /// background) and 256 colours quantise the face.
     @Test(.enabled(if: ready, why))
     func symbolsInXtermShowTheFrame() throws {
@@ -117,7 +124,7 @@ import CaptureFlow
         }
         let f = try Self.fidelity(shot, frame: frame)
         print("xterm symbols: SSIM whole preview \(f.whole), inside the oval \(f.oval)")
-        #expect(f.whole >= 0.4)
+        #expect(f.whole >= 0.3)
     }
 }
 

@@ -191,6 +191,10 @@ enum DetailFrame {
         #expect(PreviewModeChoice.auto.resolve(probe: .none, environment: [:], colorMode: .none, glyphs: .unicode) == .halfBlocks)
         #expect(PreviewModeChoice.auto.resolve(probe: sixel, environment: [:], colorMode: .none, glyphs: .unicode) == .halfBlocks)
         #expect(PreviewModeChoice.auto.resolve(probe: sixel, environment: [:], colorMode: .direct, glyphs: .asciiOnly) == .sixel)
+        // The Linux console and VTs: a console font has half blocks, no sextants (auto keeps half blocks).
+        #expect(PreviewModeChoice.auto.resolve(probe: .none, environment: ["TERM": "linux"], colorMode: .palette256, glyphs: .unicode) == .halfBlocks)
+        #expect(PreviewModeChoice.auto.resolve(probe: .none, environment: ["TERM": "vt220"], colorMode: .ansi16, glyphs: .unicode) == .halfBlocks)
+        #expect(PreviewModeChoice.auto.resolve(probe: .none, environment: ["TERM": "xterm-256color"], colorMode: .palette256, glyphs: .unicode) == .symbols)
         #expect(PreviewModeChoice.symbols.resolve(probe: .none, environment: [:], colorMode: .direct, glyphs: .asciiOnly) == .halfBlocks)
         #expect(PreviewModeChoice.kitty.resolve(probe: .none, environment: [:], colorMode: .direct, glyphs: .unicode) == .kitty)
         #expect(PreviewModeChoice.halfblocks.resolve(probe: sixel, environment: [:], colorMode: .direct, glyphs: .unicode) == .halfBlocks)
