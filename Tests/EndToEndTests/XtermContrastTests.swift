@@ -16,20 +16,8 @@ import TestSupport
         var width = 0, height = 0
         var pixels: [UInt8] = []
         init?(ppm data: Data) {
-            let b = [UInt8](data)
-            var i = 0
-            func token() -> String? {
-                while i < b.count, b[i] == 0x23 || b[i] <= 0x20 {   // whitespace and # comments
-                    if b[i] == 0x23 { while i < b.count, b[i] != 0x0A { i += 1 } } else { i += 1 }
-                }
-                let s = i
-                while i < b.count, b[i] > 0x20 { i += 1 }
-                return s < i ? String(decoding: b[s..<i], as: UTF8.self) : nil
-            }
-            guard token() == "P6", let w = token().flatMap(Int.init), let h = token().flatMap(Int.init), token() == "255" else { return nil }
-            i += 1
-            guard b.count >= i + w * h * 3 else { return nil }
-            width = w; height = h; pixels = Array(b[i..<i + w * h * 3])
+            guard let p = PPM.parse(data) else { return nil }
+            width = p.width; height = p.height; pixels = p.rgb
         }
         func rgb(_ x: Int, _ y: Int) -> UInt32 {
             let p = (y * width + x) * 3

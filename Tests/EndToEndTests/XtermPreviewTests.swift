@@ -48,7 +48,7 @@ import CaptureFlow
         """
         let r = try Harness.run("/bin/bash", ["-c", script], timeout: 90)
         #expect(r.code == 0, "\(r.err)")
-        return PPM.read(dir + "/shot-\(mode).ppm")
+        return PreviewImage(ppm: dir + "/shot-\(mode).ppm")
     }
 
     /// The preview's bounding box in a screenshot: the longest run of rows with more than 120
@@ -104,7 +104,7 @@ import CaptureFlow
     @Test(.enabled(if: ready, why))
     func sixelInXtermShowsTheFrame() throws {
         let dir = Harness.tempDir("sc-xterm")
-        guard let shot = try Self.screenshot(mode: "sixel", dir: dir, display: 97), let frame = PPM.read(dir + "/frame.ppm") else {
+        guard let shot = try Self.screenshot(mode: "sixel", dir: dir, display: 97), let frame = PreviewImage(ppm: dir + "/frame.ppm") else {
             Issue.record("no screenshot in \(dir)"); return
         }
         let f = try Self.fidelity(shot, frame: frame)
@@ -119,7 +119,7 @@ import CaptureFlow
     @Test(.enabled(if: ready, why))
     func symbolsInXtermShowTheFrame() throws {
         let dir = Harness.tempDir("sc-xterm")
-        guard let shot = try Self.screenshot(mode: "symbols", dir: dir, display: 98), let frame = PPM.read(dir + "/frame.ppm") else {
+        guard let shot = try Self.screenshot(mode: "symbols", dir: dir, display: 98), let frame = PreviewImage(ppm: dir + "/frame.ppm") else {
             Issue.record("no screenshot in \(dir)"); return
         }
         let f = try Self.fidelity(shot, frame: frame)
@@ -139,7 +139,7 @@ extension XtermPreviewTests {
     @Test(.enabled(if: kittyReady, "needs kitty besides the xterm test's tools"))
     func kittyAutoDetectedShowsTheFrame() throws {
         let dir = Harness.tempDir("sc-kitty")
-        guard let shot = try Self.screenshot(mode: "auto", dir: dir, display: 96, kitty: true), let frame = PPM.read(dir + "/frame.ppm") else {
+        guard let shot = try Self.screenshot(mode: "auto", dir: dir, display: 96, kitty: true), let frame = PreviewImage(ppm: dir + "/frame.ppm") else {
             Issue.record("no screenshot in \(dir)"); return
         }
         let f = try Self.fidelity(shot, frame: frame)
@@ -149,19 +149,10 @@ extension XtermPreviewTests {
     }
 }
 
-/// Binary PPM (P6, maxval 255) as ImageMagick writes it.
-enum PPM {
-    static func read(_ path: String) -> PreviewImage? {
-        guard let d = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](d)
-        var fields: [String] = [], i = 0, cur = ""
-        while fields.count < 4 && i < bytes.count {
-            let b = bytes[i]; i += 1
-            if b == UInt8(ascii: "#") { while i < bytes.count && bytes[i] != 10 { i += 1 }; continue }
-            if b == 32 || b == 10 || b == 13 || b == 9 { if !cur.isEmpty { fields.append(cur); cur = "" } } else { cur.append(Character(Unicode.Scalar(b))) }
-        }
-        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255",
-              bytes.count - i >= w * h * 3 else { return nil }
-        return PreviewImage(width: w, height: h, rgb: Array(bytes[i..<(i + w * h * 3)]))
+extension PreviewImage {
+    /// A screenshot or decoded picture read with `TestSupport.PPM`.
+    init?(ppm path: String) {
+        guard let p = PPM.read(path) else { return nil }
+        self.init(width: p.width, height: p.height, rgb: p.rgb)
     }
 }

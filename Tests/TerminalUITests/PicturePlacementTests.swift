@@ -73,7 +73,7 @@ extension CursesBackendTests {
                 #expect(try ChildProcess.run("/usr/bin/convert", [dir + "/p.png", "-depth", "8", "ppm:" + dir + "/p.ppm"], timeout: 20).code == 0)
                 let direct = ChafaPreview.encode(picture, mode: .sixel)
                 #expect(six == direct, "pty stream \(six.count) bytes, encoder \(direct.count)")
-                let decoded = try #require(PPM.read(dir + "/p.ppm"))
+                let decoded = try #require(PreviewImage(ppm: dir + "/p.ppm"))
                 let s = PreviewFidelity.ssim(picture.image, decoded)
                 #expect(s >= 0.85, "SSIM \(s)")
             } else {

@@ -121,7 +121,7 @@ enum DetailFrame {
         #expect(r1.code == 0, "\(String(decoding: r1.err, as: UTF8.self))")
         let r2 = try ChildProcess.run("/usr/bin/convert", [png, "-depth", "8", "ppm:" + ppm], timeout: 20)
         #expect(r2.code == 0)
-        let decoded = try #require(PPM.read(ppm))
+        let decoded = try #require(PreviewImage(ppm: ppm))
         #expect(decoded.width == p.width)
         let s = PreviewFidelity.ssim(pic.image, decoded)
         print("sixel round trip SSIM \(s)")
@@ -217,19 +217,10 @@ enum DetailFrame {
     }
 }
 
-/// Binary PPM (P6, maxval 255) as ImageMagick writes it.
-enum PPM {
-    static func read(_ path: String) -> PreviewImage? {
-        guard let d = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](d)
-        var fields: [String] = [], i = 0, cur = ""
-        while fields.count < 4 && i < bytes.count {
-            let b = bytes[i]; i += 1
-            if b == UInt8(ascii: "#") { while i < bytes.count && bytes[i] != 10 { i += 1 }; continue }
-            if b == 32 || b == 10 || b == 13 || b == 9 { if !cur.isEmpty { fields.append(cur); cur = "" } } else { cur.append(Character(Unicode.Scalar(b))) }
-        }
-        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255",
-              bytes.count - i >= w * h * 3 else { return nil }
-        return PreviewImage(width: w, height: h, rgb: Array(bytes[i..<(i + w * h * 3)]))
+extension PreviewImage {
+    /// A screenshot or decoded picture read with `TestSupport.PPM`.
+    init?(ppm path: String) {
+        guard let p = PPM.read(path) else { return nil }
+        self.init(width: p.width, height: p.height, rgb: p.rgb)
     }
 }
