@@ -19,9 +19,10 @@ PACKAGES=(
   pkg-config
   libchafa-dev libglib2.0-dev chafa    # terminal pictures (preview modes; the chafa CLI is the bench anchor)
   libsixel-bin xvfb xterm imagemagick  # preview tests: sixel2png, xterm -ti vt340 under Xvfb, screenshots
+  kitty                                # preview test: kitty graphics detected by the probe and shown, under Xvfb (Mesa llvmpipe)
   time bc                              # make bench: peak RSS and ratios
   espeak-ng sox                        # --speak (issue #17); its test measures espeak-ng's WAV with soxi
-  xvfb xterm x11-apps imagemagick fonts-dejavu-core   # issue #17 test: --theme auto in xterm under Xvfb, xwd screenshot
+  x11-apps fonts-dejavu-core           # issue #17 test: --theme auto in xterm under Xvfb, xwd screenshot
 )
 
 SUDO=""
