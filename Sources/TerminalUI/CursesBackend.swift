@@ -319,14 +319,17 @@ public final class CursesBackend: TerminalBackend {
     private func filtered(_ code: Int32) -> [Key]? {
         let acks = picturePlacer?.ackWithDA1 == true
         guard var parser = lateReplies ?? (acks ? TerminalProbe.Parser() : nil) else { return nil }
+        let bytes = Unicode.Scalar(UInt32(bitPattern: code)).map { Array(String(Character($0)).utf8) } ?? []
         if !acks, TTYProbeChannel.monotonicMs() > lateRepliesUntil {
+            // The window is over: what the filter held, then this character, are keys (the
+            // character that arrived after the window must not be lost with the filter).
             lateReplies = nil
             parser.flush()
-            return TerminalProbe.keys(from: parser.passthrough)
+            return TerminalProbe.keys(from: parser.passthrough + bytes)
         }
-        guard let s = Unicode.Scalar(UInt32(bitPattern: code)) else { return [] }
+        guard !bytes.isEmpty else { return [] }
         let before = parser.da1Replies
-        parser.feed(Array(String(Character(s)).utf8))
+        parser.feed(bytes)
         if parser.da1Replies > before { picturePlacer?.acknowledge() }
         let keys = TerminalProbe.keys(from: parser.takePassthrough())
         lateReplies = parser.done && !acks ? nil : parser

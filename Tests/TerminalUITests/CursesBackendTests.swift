@@ -123,6 +123,31 @@ final class PtyReader: @unchecked Sendable {
         }
     }
 
+    /// A terminal that never answered the start-up probe: its late replies are filtered out of
+    /// the keys while the window lasts, and the first key after the window is a key (a new-user
+    /// trial lost it: idle 3 s on the instructions screen, then Enter did nothing).
+    @Test func lateProbeRepliesAreFilteredAndTheFirstKeyAfterTheWindowIsKept() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm-256color"], quietStderr: false)
+            defer { backend.end() }
+            func keys(_ input: [UInt8], count: Int) -> [Key] {
+                _ = input.withUnsafeBufferPointer { write(reader.master, $0.baseAddress, $0.count) }
+                var out: [Key] = []
+                for _ in 0..<20 where out.count < count {
+                    if case .key(let k)? = backend.readInput(timeoutMs: 200) { out.append(k) }
+                }
+                return out
+            }
+            // Within the window: a late DA1 reply is not keys; the key after it is.
+            backend.takeProbeInput([], deadlineExpired: true, lateReplyMs: 60_000)
+            #expect(keys(Array("\u{1B}[?63;4cs".utf8), count: 1) == [.character("s")])
+            // The window already over: the first key is kept.
+            backend.takeProbeInput([], deadlineExpired: true, lateReplyMs: -1)
+            #expect(keys([13, UInt8(ascii: "q")], count: 2) == [.enter, .character("q")])
+        }
+    }
+
     /// ncursesw initialises on a pseudo-terminal and sends the UTF-8 bytes of a wide character
     /// (the foundation's smoke test, moved here so all curses tests run one at a time).
     @Test func wideCharacterReachesThePseudoTerminal() throws {
