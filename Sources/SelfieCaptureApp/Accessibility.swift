@@ -39,7 +39,8 @@ public final class AnnounceSink {
         let flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (exists && !isRegular ? 0 : O_CREAT | O_TRUNC)
         let f = open(path, flags, 0o600)
         guard f >= 0 else {
-            let why = errno == ENXIO ? "no reader on the FIFO" : String(cString: strerror(errno))
+            let why = errno == ENXIO ? "--announce: no program reads this FIFO yet; start its reader first (e.g. cat \(path))"
+                : "--announce: " + String(cString: strerror(errno))
             throw AppError.cannotCreateOutput(path: path, reason: why)
         }
         fd = f; ownsFD = true; write = nil
@@ -123,10 +124,17 @@ public enum Spawner {
     }
 
     /// True once `pid` has exited (reaped here).
-    public static func exited(_ pid: pid_t) -> Bool {
+    public static func exited(_ pid: pid_t) -> Bool { exitStatus(pid) != nil }
+
+    /// nil while `pid` runs; once it has ended (reaped here): its exit status, 128 + N when
+    /// killed by signal N, 0 when it was already reaped elsewhere (ECHILD).
+    public static func exitStatus(_ pid: pid_t) -> Int32? {
         var status: Int32 = 0
         let w = waitpid(pid, &status, WNOHANG)
-        return w == pid || (w < 0 && errno == ECHILD)
+        if w < 0 { return errno == ECHILD ? 0 : nil }
+        guard w == pid else { return nil }
+        if status & 0x7F == 0 { return (status >> 8) & 0xFF }   // WIFEXITED, WEXITSTATUS
+        return 128 + (status & 0x7F)                           // WTERMSIG
     }
 
     private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
@@ -145,6 +153,10 @@ public final class Speaker {
     public let voice: String
     private var speaking: pid_t?
     private var waiting: String?
+    /// Why speech stopped, once espeak-ng failed to speak a sentence (it exits non-zero, e.g.
+    /// with no sound output device: ALSA cannot open one); nothing more is spoken after it. The
+    /// runtime prints it as a warning, so silence is never unexplained.
+    public private(set) var failure: String?
 
     /// The espeak-ng command line for `text` in `voice`; `wav` writes a WAV file instead of
     /// playing (`-w`, used by the tests).
@@ -211,7 +223,7 @@ public final class Speaker {
         return lines.count >= 2
     }
 
-    init(executable: String, voice: String) { self.executable = executable; self.voice = voice }
+    public init(executable: String, voice: String) { self.executable = executable; self.voice = voice }
 
     /// Speaks `text` now, or after the one speaking (replacing any other waiting text).
     public func say(_ text: String) {
@@ -221,7 +233,13 @@ public final class Speaker {
 
     /// Reaps a finished child and starts the waiting text (call once a turn).
     public func poll() {
-        if let p = speaking, Spawner.exited(p) { speaking = nil }
+        if let p = speaking, let status = Spawner.exitStatus(p) {
+            speaking = nil
+            if status != 0, failure == nil {
+                failure = "--speak: espeak-ng could not speak (exit status \(status); is there a sound output device?); the capture went on without speech"
+            }
+        }
+        if failure != nil { waiting = nil }
         guard speaking == nil, let t = waiting else { return }
         waiting = nil
         speaking = Spawner.start(executable, Self.arguments(text: t, voice: voice))

@@ -225,6 +225,7 @@ public final class CaptureRuntime {
             draw()
         }
         finishAccessibility()
+        if let f = a11y?.speaker?.failure { sourceWarnings.append(f) }
         reportFrameCounts()
         backend.end()
         // A run over within a second of an empty cache's first load lets the landmark cache's

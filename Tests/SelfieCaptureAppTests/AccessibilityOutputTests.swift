@@ -69,6 +69,22 @@ import Glibc
         }
     }
 
+    /// espeak-ng that cannot speak (no sound output device: it exits non-zero) is a warning,
+    /// once, and nothing more is spoken (a new-user trial heard nothing and was told nothing).
+    @Test func engineThatFailsIsAWarningAndStopsSpeech() {
+        let s = Speaker(executable: "/bin/false", voice: "en")
+        s.say("Hold still")
+        for _ in 0..<500 where s.isBusy { s.poll(); usleep(2_000) }
+        #expect(!s.isBusy)
+        #expect(s.failure?.contains("espeak-ng could not speak (exit status 1") == true)
+        s.say("Recording")
+        #expect(!s.isBusy, "nothing more is spoken once it failed")
+        let ok = Speaker(executable: "/bin/true", voice: "en")
+        ok.say("Hold still")
+        for _ in 0..<500 where ok.isBusy { ok.poll(); usleep(2_000) }
+        #expect(ok.failure == nil)
+    }
+
     @Test func missingEngineIsAWarning() {
         let (s, w) = Speaker.make(language: "en", path: "/nonexistent")
         #expect(s == nil)
@@ -120,6 +136,6 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fifo = dir + "/nobody"
         #expect(mkfifo(fifo, 0o600) == 0)
-        #expect(throws: AppError.cannotCreateOutput(path: fifo, reason: "no reader on the FIFO")) { try AnnounceSink(path: fifo) }
+        #expect(throws: AppError.cannotCreateOutput(path: fifo, reason: "--announce: no program reads this FIFO yet; start its reader first (e.g. cat \(fifo))")) { try AnnounceSink(path: fifo) }
     }
 }
