@@ -85,15 +85,19 @@ public enum Help {
 
     static let exitCodes = """
     Exit codes:
-      0    recorded (or the command succeeded)
-      64   usage error          65   bad data (string or video file)
-      66   input missing or unreadable (a file, no camera at the path, the built-in texts)
-      69   camera unavailable or busy
-      73   cannot create output 75   timed out, or the source ended first
-      77   camera permission denied 78   video encoder cannot open
-      130  cancelled (Ctrl-C or q; on the result screen q exits 0, files kept)
+      0      recorded (or the command succeeded)
+      64     usage error
+      65     bad data (string or video file)
+      66     input missing or unreadable (a file, no camera at the path, the built-in texts)
+      69     camera unavailable or busy
+      73     cannot create output
+      75     timed out, or the source ended first
+      77     camera permission denied
+      78     video encoder cannot open
+      130    cancelled (Ctrl-C or q; on the result screen q exits 0, files kept)
       128+N  ended by signal N (143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, ...): the terminal
-           is restored and an unfinished recording removed first
+             is restored and an unfinished recording removed first
+
     Keys: ? shows the keys of the screen; Ctrl-Z suspends (fg resumes).
 
     """

@@ -37,8 +37,11 @@ public enum ManPage {
         s += ".SH FILES\n"
         for (name, text) in Help.files { s += ".TP\n.I \(escape(name))\n" + escape(text) + "\n" }
         s += ".SH \"EXIT STATUS\"\n.nf\n"
-        for line in Help.exitCodes.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() where !line.isEmpty {
-            s += escape(line.trimmingLeadingSpaces) + "\n"
+        // The table only: it ends at the first empty line (the keys note after it is not an
+        // exit status); the codes' column alignment is kept.
+        for line in Help.exitCodes.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
+            if line.isEmpty { break }
+            s += escape(String(line.dropFirst(line.hasPrefix("  ") ? 2 : 0))) + "\n"
         }
         s += ".fi\n"
         s += ".SH \"SEE ALSO\"\n.BR ffmpeg (1),\n.BR v4l2\\-ctl (1)\n"
