@@ -87,6 +87,19 @@ public enum ChafaPreview {
         return .rgb(RGB(UInt8((packed >> 16) & 0xFF), UInt8((packed >> 8) & 0xFF), UInt8(packed & 0xFF)))
     }
 
+    /// `picture`'s RGB rows padded to a 4-byte-aligned stride (libchafa 1.12's pixel encoders
+    /// read packed RGB8 rows as if their stride were a multiple of 4: a width ≡ 2 (mod 4), e.g.
+    /// 61 cells × 6 px = 366, came out sheared diagonally and grey). Unchanged when aligned.
+    static func alignedRows(_ img: PreviewImage) -> (pixels: [UInt8], stride: Int) {
+        let packed = img.width * 3, stride = (packed + 3) & ~3
+        guard stride != packed else { return (img.rgb, packed) }
+        var out = [UInt8](repeating: 0, count: stride * img.height)
+        for y in 0..<img.height {
+            out.replaceSubrange(y * stride..<y * stride + packed, with: img.rgb[y * packed..<(y + 1) * packed])
+        }
+        return (out, stride)
+    }
+
     /// The escape stream that draws `picture` in `mode` (sixel, kitty or iterm) from the cursor
     /// position, as libchafa prints it (kitty: direct transmission `t=d`, base64 RGB in chunks;
     /// sixel: 256 colour registers; iTerm2: an inline TIFF). Empty for cell modes or on failure.
@@ -103,8 +116,9 @@ public enum ChafaPreview {
         let key = Cache.Key(pixelMode: pm, canvasMode: 0, cols: Int32(picture.rect.width), rows: Int32(picture.rect.height),
                             cw: Int32(picture.cellWidth), ch: Int32(picture.cellHeight))
         return pixelCache.with(key) { canvas -> [UInt8] in
-            img.rgb.withUnsafeBufferPointer {
-                cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(img.width), Int32(img.height), Int32(img.width * 3))
+            let (pixels, stride) = alignedRows(img)
+            pixels.withUnsafeBufferPointer {
+                cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(img.width), Int32(img.height), Int32(stride))
             }
             var n = 0
             guard let p = cchafa_canvas_print(canvas, &n) else { return [] }

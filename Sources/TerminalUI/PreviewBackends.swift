@@ -18,6 +18,18 @@ extension PreviewImage {
 }
 
 extension Screens {
+    /// The cells a pixel-mode picture may cover inside the preview rectangle `rect`. Sixel and
+    /// iTerm2 move the cursor below the picture once drawn: one that reaches the screen's last
+    /// row scrolls the whole screen up a line (xterm's sixel scrolling), every frame, and
+    /// curses, which does not know, leaves the texts beside it scrolled away. So those pictures
+    /// keep off the last row (kitty's `C=1` does not move the cursor).
+    static func pictureRect(_ rect: CellRect, screenRows: Int, mode: PreviewMode) -> CellRect {
+        guard mode == .sixel || mode == .iterm, rect.maxY >= screenRows else { return rect }
+        var r = rect
+        r.height = max(0, screenRows - 1 - rect.y)
+        return r
+    }
+
     /// Draws the capture preview in `c.previewMode` into `rect`; returns the picture to place
     /// in a pixel mode (its cells hold placeholders), nil otherwise. Every mode composes the
     /// same overlay (dimmed outside, outline, ring, digits) with `PreviewRenderer.composite`.
@@ -49,7 +61,12 @@ extension Screens {
             }
             return nil
         case .sixel, .kitty, .iterm:
-            let p = c.cellGeometry.pictureSize(cols: rect.width, rows: rect.height)
+            let rect = Self.pictureRect(rect, screenRows: c.size.rows, mode: c.previewMode)
+            guard !rect.isEmpty else { return nil }
+            var p = c.cellGeometry.pictureSize(cols: rect.width, rows: rect.height)
+            // Sixel draws 6 pixel rows at a time and libchafa cuts its canvas to a multiple of 6
+            // rows, resampling the whole picture into it: compose at that height instead.
+            if c.previewMode == .sixel, p.height >= 6 { p.height -= p.height % 6 }
             let scale = halfScale >= PreviewRenderer.minimumDigitScale ? halfScale * p.height / (2 * rect.height) : 0
             // The outline a quarter of a cell thick, as the half-block outline (half a cell) is
             // at most.
