@@ -109,7 +109,10 @@ for cache in warm empty; do
 done
 
 echo "realtime 1280x720 30 fps MJPEG on the pty (100x30, default --preview-fps):"
-read -r _ capcpu _ rescpu < <(python3 "$root/Benchmarks/speed/pty_run.py" capture "$BIN" "$tmp/720p30.avi" "$tmp/run" "$tmp/ev.jsonl" 2)
+# The CPU goal is read with today's half blocks (the renderer issue #16 measured); the default in
+# such a terminal, libchafa's symbols (issue #13), is printed beside it.
+read -r _ capcpu _ rescpu < <(PREVIEW_MODE=halfblocks python3 "$root/Benchmarks/speed/pty_run.py" capture "$BIN" "$tmp/720p30.avi" "$tmp/run" "$tmp/ev.jsonl" 2)
+read -r _ symcpu _ _ < <(PREVIEW_MODE=symbols python3 "$root/Benchmarks/speed/pty_run.py" capture "$BIN" "$tmp/720p30.avi" "$tmp/run-symbols" "$tmp/ev-symbols.jsonl" 2)
 read -r _ nofacecpu < <(python3 "$root/Benchmarks/speed/pty_run.py" positioning "$BIN" "$tmp/720p30-noface.avi" 3)
 read -r p50 p95 n < <(python3 -c "
 import json; d=json.load(open('$tmp/run/result.json'))['previewLatency'] or {}
@@ -117,7 +120,7 @@ print(d.get('p50Ms', -1), d.get('p95Ms', -1), d.get('samples', 0))")
 read -r _ inscpu _ permcpu < <(python3 "$root/Benchmarks/speed/pty_run.py" waiting "$BIN" 4)
 decode=$("$root/.build/release/MediaBench" decode-gray "$tmp/720p30.avi" 2>/dev/null || echo "?")
 printf '  camera-to-screen latency: p50 %s ms, p95 %s ms over %s shown frames (+ %s ms for a camera: the reader decodes a paced\n   file frame for analysis before it is due; the preview decode is counted)\n' "$p50" "$p95" "$n" "$decode"
-printf '  CPU share of one core: capture screen %s %% (with a face; %s %% searching an empty scene), result screen %s %%,\n   instructions %s %%, permission %s %%\n' "$capcpu" "$nofacecpu" "$rescpu" "$inscpu" "$permcpu"
+printf '  CPU share of one core: capture screen %s %% with half blocks (%s %% with symbols, the default without graphics; %s %% searching an empty scene),\n   result screen %s %%, instructions %s %%, permission %s %%\n' "$capcpu" "$symcpu" "$nofacecpu" "$rescpu" "$inscpu" "$permcpu"
 goal "latency p95 <= 50 ms" "$p95 >= 0 and $p95 <= 50"
-goal "CPU on the capture screen <= 25 %" "$capcpu <= 25"
+goal "CPU on the capture screen <= 25 % (half blocks)" "$capcpu <= 25"
 goal "CPU on the waiting screens <= 2 %" "max($inscpu, $permcpu, $rescpu) <= 2"

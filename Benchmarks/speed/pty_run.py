@@ -18,7 +18,10 @@ and the run's result.json (camera-to-screen latency).
       the capture screen on CLIP (--loop) without Start: CPU share over HOLD seconds from
       cameraReady + 0.5 s, then q. Prints "capture_cpu P".
 The terminal is 100x30, TERM=xterm-256color, LANG=C.UTF-8; the output is read (and dropped) as
-fast as it comes, as a terminal would.
+fast as it comes, as a terminal would, and the primary device attributes query (DA1, CSI c: the
+last of the app's start-up probe) is answered as a VT220-class terminal without graphics answers
+it (CSI ? 62 ; 22 c), since every terminal does; the other queries get no answer. $PREVIEW_MODE,
+when set, is passed as --preview-mode.
 """
 import os, pty, select, signal, struct, sys, time, fcntl, termios
 
@@ -28,6 +31,8 @@ def spawn(argv, env_extra):
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8", COLORTERM="")
     env.pop("NO_COLOR", None)
     env.update(env_extra)
+    if os.environ.get("PREVIEW_MODE"):
+        argv = argv + ["--preview-mode", os.environ["PREVIEW_MODE"]]
     t0 = time.monotonic()
     pid, fd = pty.fork()
     if pid == 0:
@@ -48,6 +53,11 @@ class Term:
                 data = b""
             if not data:
                 self.alive = False
+            if b"\x1b[c" in (self.buf[-2:] + data):
+                try:
+                    os.write(self.fd, b"\x1b[?62;22c")
+                except OSError:
+                    pass
             self.buf = (self.buf + data)[-65536:]
     def wait_for(self, needle, limit):
         end = time.monotonic() + limit
