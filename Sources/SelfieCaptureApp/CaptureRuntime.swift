@@ -418,7 +418,7 @@ public final class CaptureRuntime {
     }
 
     /// The cell size from TIOCGWINSZ's pixel fields, else the probe's CSI 16/14 t replies,
-    /// else 2:1 (IMG-03). Called at start and on each draw (a resize or font change).
+    /// else 2:1 (IMG-03). Called at start, on each resize (a font change resizes too) and after a suspension.
     func updateCellGeometry() {
         guard setup.renderer == .curses else { return }
         var ws = winsize()
@@ -510,7 +510,7 @@ public final class CaptureRuntime {
                 if keysHelpConsumes(k) { break }
                 if k == .character("i") { toggleStatusLine() }
                 send(.keyPressed(k))
-            case .resized: send(.terminalResized); reportWindowSize(); needsRedraw = true
+            case .resized: send(.terminalResized); reportWindowSize(); updateCellGeometry(); needsRedraw = true
             }
             if exitCode != nil { return }
         }
@@ -853,21 +853,20 @@ public final class CaptureRuntime {
         context.canGoBack = machine.backGoesSomewhere
         context.reducedMotion = setup.reducedMotion
         if previewMode != .halfBlocks {
-            updateCellGeometry()
             context.previewMode = previewMode
             context.cellGeometry = cellGeometry
             if previewMode == .symbols { context.symbolRenderer = ChafaPreview.symbols }
         }
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
         context.notice = openingWaitShown.map { setup.strings.text(isCamera ? "selfie_capture_waiting_source" : "selfie_capture_waiting_video", [.int($0)]) } ?? stringsNotice
-        let drawStart = TTYProbeChannel.monotonicMs()
+        let drawStart = SystemClock.monotonicNowMs()
         backend.draw(withKeysHelp(Screens.render(view, context: context), context: context))
         // The preview never takes more than about 40 % of the loop (issue #13: no mode delays a
         // recorded frame): after a capture screen that took `cost` ms to render and send, the
         // next waits at least 1.5 × cost (libchafa symbols at 200×60 take ~75 ms; realtime only,
         // a --pace fast run's clock is virtual).
         if machine.screen == .capture, fastClock == nil {
-            let cost = TTYProbeChannel.monotonicMs() - drawStart
+            let cost = SystemClock.monotonicNowMs() - drawStart
             if cost > 10 { nextDrawDueMs = max(nextDrawDueMs, now + cost * 3 / 2) }
         }
         let bytes = backend.bytesWritten

@@ -44,6 +44,7 @@ extension CaptureRuntime {
         needsRedraw = true
         nextDrawDueMs = Int.min / 2
         reportWindowSize()
+        updateCellGeometry()
     }
 
     /// Registers with `SignalGuard` what a fatal signal must remove: every file this run may
