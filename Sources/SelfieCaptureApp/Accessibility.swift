@@ -97,12 +97,16 @@ public enum Spawner {
         return nil
     }
 
-    /// Starts `executable` (a full path) with `arguments`; nil when it cannot start.
-    public static func start(_ executable: String, _ arguments: [String]) -> pid_t? {
+    /// Starts `executable` (a full path) with `arguments`, its stdin and stdout on /dev/null and
+    /// its stderr on `stderrFD` (else /dev/null); nil when it cannot start.
+    public static func start(_ executable: String, _ arguments: [String], stderrFD: Int32? = nil) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        for fd: Int32 in [0, 1, 2] {
+            if fd == 2, let e = stderrFD { posix_spawn_file_actions_adddup2(&actions, e, 2); continue }
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
         if let closefrom = addClosefrom { _ = closefrom(&actions, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -157,6 +161,8 @@ public final class Speaker {
     /// with no sound output device: ALSA cannot open one); nothing more is spoken after it. The
     /// runtime prints it as a warning, so silence is never unexplained.
     public private(set) var failure: String?
+    /// The read end of the speaking child's stderr (non-blocking), or -1.
+    private var errFD: Int32 = -1
 
     /// The espeak-ng command line for `text` in `voice`; `wav` writes a WAV file instead of
     /// playing (`-w`, used by the tests).
@@ -235,14 +241,39 @@ public final class Speaker {
     public func poll() {
         if let p = speaking, let status = Spawner.exitStatus(p) {
             speaking = nil
-            if status != 0, failure == nil {
-                failure = "--speak: espeak-ng could not speak (exit status \(status); is there a sound output device?); the capture went on without speech"
+            let said = takeStderr()
+            // espeak-ng 1.51 exits 0 when it cannot open a sound device; it then writes
+            // "error: …" on stderr (after ALSA's own lines), so either sign is a failure.
+            let error = said.split(separator: "\n").first { $0.hasPrefix("error:") }
+            if (status != 0 || error != nil), failure == nil {
+                let why = error.map { String($0.prefix(120)) } ?? "exit status \(status)"
+                failure = "--speak: espeak-ng could not speak (\(why); is there a sound output device?); the capture went on without speech"
             }
         }
         if failure != nil { waiting = nil }
         guard speaking == nil, let t = waiting else { return }
         waiting = nil
-        speaking = Spawner.start(executable, Self.arguments(text: t, voice: voice))
+        var fds: [Int32] = [-1, -1]
+        let piped = pipe(&fds) == 0
+        if piped {
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        }
+        speaking = Spawner.start(executable, Self.arguments(text: t, voice: voice), stderrFD: piped ? fds[1] : nil)
+        if piped { Glibc.close(fds[1]); errFD = fds[0] }
+    }
+
+    /// What the child wrote on stderr (its pipe is closed after).
+    private func takeStderr() -> String {
+        guard errFD >= 0 else { return "" }
+        var out = [UInt8](), buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(errFD, &buf, buf.count)
+            if n <= 0 { break }
+            out += buf[0..<n]
+        }
+        Glibc.close(errFD); errFD = -1
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// True while a text is spoken or waits.
@@ -252,6 +283,7 @@ public final class Speaker {
     public func stop() {
         waiting = nil
         if let p = speaking { kill(-p, SIGTERM); kill(p, SIGTERM); var s: Int32 = 0; waitpid(p, &s, 0); speaking = nil }
+        _ = takeStderr()
     }
 }
 

@@ -36,14 +36,19 @@ public enum ManPage {
         for (name, text) in Help.environment { s += ".TP\n.B \(escape(name))\n" + escape(text) + "\n" }
         s += ".SH FILES\n"
         for (name, text) in Help.files { s += ".TP\n.I \(escape(name))\n" + escape(text) + "\n" }
-        s += ".SH \"EXIT STATUS\"\n.nf\n"
-        // The table only: it ends at the first empty line (the keys note after it is not an
-        // exit status); the codes' column alignment is kept.
+        s += ".SH \"EXIT STATUS\"\n"
+        // One tagged paragraph per code (it wraps with a hanging indent at any width); the table
+        // ends at the first empty line (the keys note after it is not an exit status).
         for line in Help.exitCodes.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
             if line.isEmpty { break }
-            s += escape(String(line.dropFirst(line.hasPrefix("  ") ? 2 : 0))) + "\n"
+            let t = line.drop { $0 == " " }
+            let isCode = line.hasPrefix("  ") && !line.hasPrefix("   ") && t.first?.isNumber == true
+            if isCode, let space = t.firstIndex(of: " ") {
+                s += ".TP\n.B \(escape(String(t[..<space])))\n" + escape(String(t[space...].drop { $0 == " " })) + "\n"
+            } else {
+                s += escape(String(t)) + "\n"
+            }
         }
-        s += ".fi\n"
         s += ".SH \"SEE ALSO\"\n.BR ffmpeg (1),\n.BR v4l2\\-ctl (1)\n"
         return s
     }

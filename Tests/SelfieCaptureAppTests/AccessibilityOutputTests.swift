@@ -71,7 +71,7 @@ import Glibc
 
     /// espeak-ng that cannot speak (no sound output device: it exits non-zero) is a warning,
     /// once, and nothing more is spoken (a new-user trial heard nothing and was told nothing).
-    @Test func engineThatFailsIsAWarningAndStopsSpeech() {
+    @Test func engineThatFailsIsAWarningAndStopsSpeech() throws {
         let s = Speaker(executable: "/bin/false", voice: "en")
         s.say("Hold still")
         for _ in 0..<500 where s.isBusy { s.poll(); usleep(2_000) }
@@ -79,6 +79,16 @@ import Glibc
         #expect(s.failure?.contains("espeak-ng could not speak (exit status 1") == true)
         s.say("Recording")
         #expect(!s.isBusy, "nothing more is spoken once it failed")
+        // espeak-ng without a sound device exits 0 and says "error: …" on stderr (Debian 12's 1.51).
+        let dir = try TestSupport.tempTree(["README": "a speaker that fails but exits 0"])
+        let fake = dir + "/espeak-ng"
+        try "#!/bin/sh\necho 'ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default' >&2\necho 'error: No such file or directory' >&2\nexit 0\n"
+            .write(toFile: fake, atomically: true, encoding: .utf8)
+        #expect(chmod(fake, 0o755) == 0)
+        let quiet = Speaker(executable: fake, voice: "en")
+        quiet.say("Hold still")
+        for _ in 0..<500 where quiet.isBusy { quiet.poll(); usleep(2_000) }
+        #expect(quiet.failure?.contains("error: No such file or directory") == true, "\(quiet.failure ?? "nil")")
         let ok = Speaker(executable: "/bin/true", voice: "en")
         ok.say("Hold still")
         for _ in 0..<500 where ok.isBusy { ok.poll(); usleep(2_000) }
