@@ -70,14 +70,23 @@ public struct FrameAnalysis: Sendable, Equatable {
     public var clippedFraction: Double
     /// Size-normalised sharpness (variance of the Laplacian on the face region); higher is sharper.
     public var sharpness: Double
-    /// Whether both eyes look open (eye aspect ratio), nil when unknown.
+    /// Whether the eyes look open, nil when unknown: `EyeOpennessJudge`'s verdict, relative to
+    /// the person's own open-eye aperture in this capture (set by `Guidance.judge`; FaceAnalysis
+    /// only measures the aperture, the quality vector's `EyesOpen`).
     public var eyesOpen: Bool?
+    /// The `EyesOpen` aperture below which this frame's eyes counted as closed (the verdict's
+    /// limit, same unit), nil when there was no verdict.
+    public var eyesOpenLimit: Double?
+    /// Mean luma of the whole frame, 0…255 (the camera's exposure, whoever is in front of it),
+    /// nil when not measured (frames built by hand).
+    public var sceneBrightness: Double?
     /// The ISO/IEC 29794-5 quality vector of the first face (`QualityVector`; FaceAnalysis
     /// `QualityMeasures`), nil when not computed (tests and drivers that build a frame by hand).
     public var quality: QualityVector?
     public init(frameIndex: Int, timestampMs: Int, frameWidth: Int, frameHeight: Int, faces: [DetectedFace],
                 brightness: Double, clippedFraction: Double = 0, sharpness: Double, eyesOpen: Bool? = nil,
-                quality: QualityVector? = nil) {
+                quality: QualityVector? = nil, sceneBrightness: Double? = nil) {
+        self.sceneBrightness = sceneBrightness
         self.frameIndex = frameIndex; self.timestampMs = timestampMs
         self.frameWidth = frameWidth; self.frameHeight = frameHeight; self.faces = faces
         self.brightness = brightness; self.clippedFraction = clippedFraction; self.sharpness = sharpness

@@ -173,6 +173,18 @@ public struct FlowSettings: Sendable, Equatable {
     /// more). 3: after the third "Face lost" the person is better served by the failed screen's
     /// advice and a fresh attempt than by a fourth restart (issue #10 "face lost too often").
     public var maxFaceLosses: Int
+    /// The patience window of issue #24 (`QualityPatience`), ms: how long the hint of a shortfall
+    /// that depends on the person or the room (eyes, mouth, uneven light, blur, a moderate head
+    /// pose, a face too few pixels) is shown while the face is placed and still, before the flow
+    /// accepts it and counts down anyway. nil with `--strict-quality`: such hints block. Default
+    /// `defaultQualityPatienceMs`.
+    public var qualityPatienceMs: Int?
+    /// 3000 ms: long enough to show the hint (after its 200–500 ms debounce), read a 2–4 word
+    /// sentence (about 1 s at 200–250 words a minute) and try once to fix it, and for the
+    /// announcer to say it (one sentence every 1.5 s, `AnnouncementPacer`); short enough that a
+    /// person who cannot change it waits no more than a countdown's length three times over. The
+    /// shared fairness clips hold still for 7 s, which fits 3 s + 1 s countdown + 1 s recording.
+    public static let defaultQualityPatienceMs = 3000
     /// The recorded video's container and codec as `videoRecordEnded` names them (`avi`/`mjpeg`,
     /// `mp4`/`h264`; `--video-format`). Words only: the machine writes no file.
     public var videoContainer: String
@@ -184,7 +196,9 @@ public struct FlowSettings: Sendable, Equatable {
 
     public init(session: SessionConfig = SessionConfig(), options: CaptureOptions = CaptureOptions(),
                 cameraConsent: Bool = false, interactive: Bool = true, unattended: Bool = false, maxAttempts: Int? = nil,
-                invalidGraceMs: Int = 250, maxFaceLosses: Int = 3, videoContainer: String = "avi", videoCodec: String = "mjpeg") {
+                invalidGraceMs: Int = 250, maxFaceLosses: Int = 3, videoContainer: String = "avi", videoCodec: String = "mjpeg",
+                qualityPatienceMs: Int? = FlowSettings.defaultQualityPatienceMs) {
+        self.qualityPatienceMs = qualityPatienceMs
         self.session = session; self.options = options; self.cameraConsent = cameraConsent; self.interactive = interactive
         self.unattended = unattended; self.maxAttempts = maxAttempts; self.invalidGraceMs = invalidGraceMs
         self.maxFaceLosses = maxFaceLosses
@@ -228,6 +242,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public private(set) var nowMs: Int = 0
     /// The last judged frame while a capture is under way (positioning, countdown, recording).
     public private(set) var guidance: GuidanceResult?
+    /// The patience rule's state in this attempt (issue #24); its `shortfalls` once `accepted`
+    /// are what result.json's `qualityShortfalls` reports.
+    public private(set) var patience = QualityPatience(windowMs: FlowSettings.defaultQualityPatienceMs)
     /// Seconds left in the countdown (what `faceCaptureCountDown` last reported).
     public private(set) var countdownRemaining: Int?
     /// Recording progress 0...1.
@@ -298,7 +315,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// Set by Try again while the camera has sent no frame yet: start when it does.
     private var startWhenReady = false
 
-    public init(settings: FlowSettings = FlowSettings()) { self.settings = settings }
+    public init(settings: FlowSettings = FlowSettings()) {
+        self.settings = settings
+        patience = QualityPatience(windowMs: settings.qualityPatienceMs)
+    }
 
     /// The recording duration in ms (the override, else the preset).
     public var recordingDurationMs: Int { settings.session.effectiveRecordingDurationMs }
@@ -455,6 +475,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func resetAttempt() {
+        patience = QualityPatience(windowMs: settings.qualityPatienceMs)
         guidance = nil; countdownRemaining = nil; recordingProgress = 0
         invalidSinceMs = nil; invalidHint = nil; restartedAtMs = nil; faceLosses = 0
         recordedFrameCount = 0; collectedFrameCount = 0
@@ -563,6 +584,19 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return effects
         default: return effects
         }
+        let accepted = patience.update(g, nowMs: nowMs)
+        if !accepted.isEmpty {
+            effects.append(emit(.qualityAccepted, [
+                EventField("shortfalls", .array(accepted.map { s in .object([
+                    EventField("hint", .string(s.hint.rawValue)), EventField("measure", .string(s.measure)),
+                    EventField("value", .double((s.value * 1000).rounded() / 1000)),
+                    EventField("limit", .double(s.limit)), EventField("shownMs", .int(s.shownMs)),
+                    EventField("frames", .int(s.frames)),
+                ]) })),
+                EventField("patienceMs", .int(settings.qualityPatienceMs ?? 0)), EventField("attempt", .int(attempt)),
+            ]))
+        }
+        let g = patience.effective(g)
         guidance = g
         effects.append(emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
                                               EventField("hint", .string(g.hint.rawValue))]))
@@ -615,7 +649,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// passed since the first invalid frame, then a restart.
     private mutating func invalidFrame(_ g: GuidanceResult) -> [Effect] {
         if invalidSinceMs == nil { invalidSinceMs = nowMs }
-        invalidHint = g.hint
+        // The frame's own hint: the shown one may still be holdStill while a quality hint waits
+        // out its debounce, and "moved" would then be named for an invalid frame.
+        invalidHint = g.frameHint == .holdStill ? g.hint : g.frameHint
         return graceExpired() ?? []
     }
 

@@ -33,15 +33,24 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     /// `kind` (`Announcement.Kind`), `key` (its string-table key), `text` (as said), `hint`
     /// (for a hint or a restart), `remaining` (for the countdown).
     case announced
+    /// The face was placed and still for the patience window (`FlowSettings.qualityPatienceMs`)
+    /// while only shortfalls that depend on the person or the room remained, and the flow went
+    /// on to the countdown anyway (issue #24): `shortfalls` (each `hint`, `measure`, `value`,
+    /// `limit`, `shownMs`: how long its hint was shown, `frames`: on how many judged frames it
+    /// fell short), `patienceMs`, `attempt`. Once per attempt at most; result.json's
+    /// `qualityShortfalls` holds the same.
+    case qualityAccepted
 }
 
-/// A JSON value for an event field (no objects needed: fields are flat).
+/// A JSON value for an event field.
 public enum JSONValue: Sendable, Equatable {
     case int(Int)
     case double(Double)
     case string(String)
     case bool(Bool)
     case array([JSONValue])
+    /// An object, its members in the given order (e.g. one of `qualityAccepted`'s shortfalls).
+    case object([EventField])
     case null
 }
 

@@ -35,14 +35,29 @@ public struct GuidanceResult: Sendable, Equatable {
     public var poses: [FacePose]
     /// The single hint to show (already debounced: changed only after persisting ≥ 200 ms).
     public var hint: Hint
+    /// This frame's own hint, not debounced (`FrameJudgement.hint`): what made it invalid.
+    /// `hint` when built directly.
+    public var frameHint: Hint
     /// True when exactly one face passes every constraint (geometry, pose, light, blur, eyes).
     public var isValid: Bool
     /// Stillness of the tracked face over time (`StillnessJudge`; `.settling` on invalid frames).
     public var stillness: Stillness
+    /// True when exactly one face is placed and nothing the person can fix at once is wrong: only
+    /// `shortfalls` (if any) keep the frame from being valid (issue #24). `isValid` when built directly.
+    public var isPlaced: Bool
+    /// The frame's shortfalls: what depends on the person or the room, in priority order
+    /// (`GuidanceRules.judge`); the flow advises them for a patience window, then accepts them.
+    public var shortfalls: [QualityShortfall] = []
+    /// The eyes verdict (`EyeOpennessJudge`) and its limit, nil when unknown.
+    public var eyesOpen: Bool?
+    public var eyesOpenLimit: Double?
     /// True when valid and settled and holding still: what the countdown waits for.
     public var isStill: Bool { isValid && stillness == .still }
-    /// True when the face, valid on this frame, left the position it was holding: a real move.
-    public var hasMoved: Bool { isValid && stillness == .moved }
+    /// True when placed and settled and holding still, shortfalls or not: what the patience
+    /// window counts (`QualityPatience`).
+    public var isPlacedAndStill: Bool { isPlaced && stillness == .still }
+    /// True when the face, placed on this frame, left the position it was holding: a real move.
+    public var hasMoved: Bool { isPlaced && stillness == .moved }
     /// The state the oval shows (valid look or not): the debounced hint's (`hint == .holdStill`),
     /// changed at most once per 334 ms (`FlashLimiter`, WCAG 2.1 SC 2.3.1) by `Guidance.judge`;
     /// `isValid` when built directly.
@@ -51,7 +66,8 @@ public struct GuidanceResult: Sendable, Equatable {
                 positions: [FacePosition], poses: [FacePose], hint: Hint, isValid: Bool, stillness: Stillness) {
         self.frameIndex = frameIndex; self.timestampMs = timestampMs; self.status = status
         self.distance = distance; self.positions = positions; self.poses = poses; self.hint = hint
-        self.isValid = isValid; self.stillness = stillness; self.ovalValid = isValid
+        self.isValid = isValid; self.stillness = stillness; self.ovalValid = isValid; self.isPlaced = isValid
+        self.frameHint = hint
     }
     /// A result whose stillness is given as a flag (tests and simple drivers): `isStill` true is
     /// `.still`, false `.settling`.

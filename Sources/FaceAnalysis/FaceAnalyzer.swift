@@ -11,9 +11,6 @@ public struct FaceAnalyzerConfig: Sendable, Equatable {
     public var detection = DetectionStrategy()
     /// How faces are followed and smoothed across frames (`FaceTracker`).
     public var tracking = FaceTrackerConfig()
-    /// Eye aspect ratio at or above which the eyes count as open. 0.2: the blink threshold used by
-    /// Soukupová & Čech (CVWW 2016) for the 68-point markup.
-    public var eyesOpenMinEAR: Double = 0.2
     public init() {}
 }
 
@@ -54,8 +51,9 @@ public final class FaceAnalyzer {
     ///     tracker's temporal filter, so it must not go back except after `reset()`).
     /// - Returns: faces in source pixels (unmirrored), most confident first, tracked (filtered
     ///   landmarks, box and pose) for the first `tracking.maxTracks`; brightness/clipping/sharpness
-    ///   of the first face's box (whole frame when no face); eyesOpen of the first face (nil
-    ///   without landmarks); the quality vector of the first face (`QualityMeasures.vector`).
+    ///   of the first face's box (whole frame when no face); the whole frame's mean luma
+    ///   (`sceneBrightness`); eyesOpen nil (the verdict is `Guidance`'s, relative to the person's
+    ///   own eyes, from the vector's `EyesOpen`); the quality vector of the first face (`QualityMeasures.vector`).
     /// - Throws: the backends' errors (`FaceModelError.dlib`).
     public func analyze(gray: Image, frameIndex: Int, timestampMs: Int) throws -> FrameAnalysis {
         try analyze(gray: gray, scale: 1, sourceWidth: gray.width, sourceHeight: gray.height,
@@ -89,16 +87,15 @@ public final class FaceAnalyzer {
         let region = faces.first?.box
         let (mean, clipped) = FaceQuality.luma(gray, region: region)
         let sharp = region.map { FaceQuality.sharpness(gray, region: $0) } ?? 0
-        var eyes: Bool?
-        if let first = faces.first, let ear = FaceQuality.eyeAspectRatio(first.landmarks) {
-            eyes = ear >= config.eyesOpenMinEAR
-        }
+        // The whole frame's exposure (issue #24: light is judged on the scene, not on the skin),
+        // on every 4th pixel of every 4th row: 1/16 of the pixels, the same mean within 0.5 luma.
+        let scene = FaceQuality.sceneLuma(gray, step: 4)
         let q0 = Self.threadCPUMicros()
         let quality = QualityMeasures.vector(gray: gray, faces: faces, sharpness: sharp, pixelScale: pixelScale)
         lastQualityCPUMicros = Self.threadCPUMicros() - q0
         return FrameAnalysis(frameIndex: frameIndex, timestampMs: timestampMs, frameWidth: gray.width,
                              frameHeight: gray.height, faces: faces, brightness: mean, clippedFraction: clipped,
-                             sharpness: sharp, eyesOpen: eyes, quality: quality)
+                             sharpness: sharp, eyesOpen: nil, quality: quality, sceneBrightness: scene)
     }
 
     /// This thread's CPU time in µs (CLOCK_THREAD_CPUTIME_ID).

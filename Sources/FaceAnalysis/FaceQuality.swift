@@ -63,6 +63,24 @@ public enum FaceQuality {
         return sum2 / count - mean * mean
     }
 
+    /// Mean luma (0…255) of the whole image, sampled on every `step`-th pixel of every `step`-th
+    /// row (step ≥ 1); 0 for an empty image.
+    public static func sceneLuma(_ gray: Image, step: Int) -> Double {
+        let st = max(1, step)
+        guard gray.width > 0, gray.height > 0, gray.pixels.count >= gray.width * gray.height else { return 0 }
+        var sum = 0, n = 0
+        gray.pixels.withUnsafeBufferPointer { px in
+            var y = st / 2
+            while y < gray.height {
+                let row = y * gray.width
+                var x = st / 2
+                while x < gray.width { sum += Int(px[row + x]); n += 1; x += st }
+                y += st
+            }
+        }
+        return n > 0 ? Double(sum) / Double(n) : 0
+    }
+
     /// Eye aspect ratio (Soukupová & Čech, "Real-Time Eye Blink Detection using Facial Landmarks",
     /// CVWW 2016): (|p2−p6| + |p3−p5|) / (2 |p1−p4|) per eye, averaged over both eyes (iBUG points
     /// 36–41 and 42–47). About 0.25–0.35 for open eyes, below 0.2 when closed. nil without 68 points.

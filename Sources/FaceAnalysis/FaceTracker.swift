@@ -184,7 +184,7 @@ public final class FaceTracker {
         var filters = [OneEuroFilter](repeating: OneEuroFilter(config.landmarkFilter), count: points.count * 2)
         let filtered = Self.apply(&filters, points, seconds: seconds)
         let box = LandmarkBox.fit(filtered, meanShape: lm.meanShape) ?? det.box
-        let pose = HeadPose.estimate(filtered)   // the first sample passes the filter unchanged
+        let pose = HeadPose.estimate(filtered, frameWidth: gray.width, frameHeight: gray.height)   // the first sample passes the filter unchanged
         return Track(filters: filters, points: filtered, box: box, pose: pose, roll: pose?.roll ?? roll, score: det.score,
                      lastConfirmedMs: timestampMs)
     }
@@ -198,7 +198,7 @@ public final class FaceTracker {
         }
         tr.points = Self.apply(&tr.filters, raw, seconds: seconds)
         tr.box = LandmarkBox.fit(tr.points, meanShape: lm.meanShape) ?? from
-        tr.pose = HeadPose.estimate(tr.points)
+        tr.pose = HeadPose.estimate(tr.points, frameWidth: gray.width, frameHeight: gray.height)
         tr.roll = tr.pose?.roll ?? tr.roll
     }
 

@@ -191,7 +191,8 @@ public struct CaptureSetup {
         var settings = FlowSettings(session: unattended ? session.unattended : session, options: options,
                                     cameraConsent: a.flag("--camera-consent") || unattended,
                                     interactive: interactive, unattended: unattended,
-                                    maxAttempts: a.value("--max-attempts").flatMap { Int($0) })
+                                    maxAttempts: a.value("--max-attempts").flatMap { Int($0) },
+                                    qualityPatienceMs: a.flag("--strict-quality") ? nil : FlowSettings.defaultQualityPatienceMs)
 
         // Look and texts.
         let theme: Theme

@@ -749,11 +749,15 @@ public final class CaptureRuntime {
         }
     }
 
-    func judge(_ a: FrameAnalysis) {
+    func judge(_ analysis: FrameAnalysis) {
         analysedFrames += 1
+        let g = guidance.judge(analysis)
+        // The one eyes verdict (issue #24): the guidance's, relative to the person.
+        var a = analysis
+        a.eyesOpen = g.eyesOpen
+        a.eyesOpenLimit = g.eyesOpenLimit
         lastAnalysis = a
         attach(a)
-        let g = guidance.judge(a)
         if let log = analysisLog { try? log.write(AnalysisLog.jsonLine(a, g) + "\n") }
         send(.frameGuided(g))
     }
@@ -1148,7 +1152,8 @@ public final class CaptureRuntime {
                                      recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup,
                                      sourceFrames: sourceFramesJSON, sourceRecord: reader?.record ?? sourceRecord,
                                      reference: referencePath.flatMap { p in reference.map { ($0.candidate, p) } },
-                                     previewLatency: latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile"))
+                                     previewLatency: latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile"),
+                                     shortfalls: machine.patience.accepted ? machine.patience.shortfalls : [])
         let resultPath: String
         do { resultPath = try folder.write(Array(json.utf8), to: Manifest.resultFileName) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))

@@ -71,6 +71,7 @@ public final class EventLog {
         case .string(let s): return quote(s)
         case .bool(let b): return b ? "true" : "false"
         case .array(let a): return "[" + a.map(json).joined(separator: ",") + "]"
+        case .object(let members): return "{" + members.map { quote($0.key) + ":" + json($0.value) }.joined(separator: ",") + "}"
         case .null: return "null"
         }
     }

@@ -10,6 +10,8 @@ import Media
 /// "attempt", "attempts", "collection": {"rule": "mobai"|"even", "asked", "collected", "offsetsMs"},
 /// "metadata" (a compact JSON string: app, version, source, video, attempt — Unissey's
 /// SessionResponse `metadata`),
+/// "qualityShortfalls": [{"hint", "measure", "value", "limit", "shownMs", "frames"}] (issue #24: what
+/// the flow accepted after the patience window; also in `metadata`),
 /// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?, "score"?}],
 /// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
 /// "brightness", "sharpness", "eyesOpen", "quality"?: {"score", "vector"}}],
@@ -27,7 +29,7 @@ enum ResultWriter {
                      recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup,
                      sourceFrames: [String: Any] = [:], sourceRecord: SourceRecord? = nil,
                      reference: (candidate: ReferenceCandidate, path: String)? = nil,
-                     previewLatency: [String: Any]? = nil) -> String {
+                     previewLatency: [String: Any]? = nil, shortfalls: [AcceptedShortfall] = []) -> String {
         var root: [String: Any] = [
             "videoFilePath": s.path,
             "manifest": folder.file(Manifest.fileName),
@@ -69,6 +71,8 @@ enum ResultWriter {
             }
             return d
         }
+        // Issue #24: what the flow accepted after the patience window (empty: nothing).
+        root["qualityShortfalls"] = shortfalls.map(shortfallJSON)
         root["referenceFrame"] = reference.map { referenceJSON($0.candidate, path: $0.path) } ?? NSNull()
         root["settings"] = settings(setup)
         // What the source read over the run (JPG-03..06: nothing dropped silently).
@@ -88,7 +92,9 @@ enum ResultWriter {
                                    "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
                                              "durationMs": s.durationMs, "container": s.format.container,
                                              "codec": s.format.codec],
-                                   "attempt": attempt]
+                                   "attempt": attempt,
+                                   "qualityShortfalls": shortfalls.map { ["measure": $0.measure, "value": $0.value,
+                                                                          "limit": $0.limit, "shownMs": $0.shownMs] as [String: Any] }]
         if let m = try? JSONSerialization.data(withJSONObject: meta, options: [.sortedKeys]) {
             root["metadata"] = String(decoding: m, as: UTF8.self)
         }
@@ -96,6 +102,12 @@ enum ResultWriter {
             return "{}\n"
         }
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// One accepted shortfall (issue #24): `{"hint", "measure", "value", "limit", "shownMs", "frames"}`.
+    static func shortfallJSON(_ s: AcceptedShortfall) -> [String: Any] {
+        ["hint": s.hint.rawValue, "measure": s.measure, "value": s.value, "limit": s.limit, "shownMs": s.shownMs,
+         "frames": s.frames]
     }
 
     /// A quality vector: `{MEASURE: {"raw", "score", "unit"}}` (`QualityMeasure` raw values;
@@ -152,6 +164,8 @@ enum ResultWriter {
             "videoFormat": setup.videoFormat.rawValue,
             "maxAttempts": st.effectiveMaxAttempts,
             "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
+            "strictQuality": st.qualityPatienceMs == nil,
+            "qualityPatienceMs": st.qualityPatienceMs ?? NSNull(),
         ]
     }
 }

@@ -4,10 +4,12 @@ import Testing
 
 /// Rules on synthetic frames: a 640×480 frame, one face box placed by its centre and height as
 /// fractions of the frame (raw, unmirrored coordinates), good light and focus unless changed.
+/// `scene` is the whole frame's mean luma (default: the same as the face's `brightness`).
 func frame(_ faces: [DetectedFace], t: Int = 0, index: Int = 0, brightness: Double = 160, clipped: Double = 0,
-           sharpness: Double = 500, eyesOpen: Bool? = true) -> FrameAnalysis {
+           sharpness: Double = 500, eyesOpen: Bool? = true, scene: Double? = nil) -> FrameAnalysis {
     FrameAnalysis(frameIndex: index, timestampMs: t, frameWidth: 640, frameHeight: 480, faces: faces,
-                  brightness: brightness, clippedFraction: clipped, sharpness: sharpness, eyesOpen: eyesOpen)
+                  brightness: brightness, clippedFraction: clipped, sharpness: sharpness, eyesOpen: eyesOpen,
+                  sceneBrightness: scene ?? brightness)
 }
 
 func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0, pitch: Double? = 0, roll: Double? = 0) -> DetectedFace {
@@ -95,33 +97,51 @@ func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0,
         #expect(j.hint == .getCloser)
     }
 
+    /// Issue #24: a pose beyond the advice limits (15°, 15°, 10°) is a shortfall (placed, not
+    /// valid, the hint shown); beyond the blocking limits (45° yaw, 30° pitch, 45° roll) it blocks.
     @Test func poses() {
         let yaw = judge(frame([face(yaw: 20)]))
         #expect(yaw.poses == [.YAW_EXCESSIVE_FACE_ROTATION] && yaw.hint == .turnHeadLess && !yaw.isValid)
-        #expect(yaw.status == .ValidFace)
+        #expect(yaw.status == .ValidFace && yaw.isPlaced)
+        #expect(yaw.shortfalls == [QualityShortfall(hint: .turnHeadLess, measure: "HeadPoseYaw", value: 20, limit: 15)])
         let pitch = judge(frame([face(pitch: -16)]))
-        #expect(pitch.poses == [.PITCH_EXCESSIVE_FACE_ROTATION] && pitch.hint == .turnHeadLess)
+        #expect(pitch.poses == [.PITCH_EXCESSIVE_FACE_ROTATION] && pitch.hint == .turnHeadLess && pitch.isPlaced)
         let roll = judge(frame([face(roll: 11)]))
-        #expect(roll.poses == [.ROLL_EXCESSIVE_FACE_ROTATION] && roll.hint == .levelHead)
+        #expect(roll.poses == [.ROLL_EXCESSIVE_FACE_ROTATION] && roll.hint == .levelHead && roll.isPlaced)
         let all = judge(frame([face(yaw: -30, pitch: 30, roll: -30)]))
         #expect(all.poses == [.YAW_EXCESSIVE_FACE_ROTATION, .ROLL_EXCESSIVE_FACE_ROTATION, .PITCH_EXCESSIVE_FACE_ROTATION])
-        // At the documented limits (15°, 15°, 10°) still valid; unknown pose is not excessive.
+        // Blocking: turned or tilted far beyond what a liveness video needs.
+        for (f, h) in [(face(yaw: 46), Hint.turnHeadLess), (face(yaw: -46), .turnHeadLess), (face(pitch: 31), .turnHeadLess),
+                       (face(pitch: -31), .turnHeadLess), (face(roll: 46), .levelHead), (face(roll: -50), .levelHead)] {
+            let j = judge(frame([f]))
+            #expect(j.hint == h && !j.isPlaced && !j.isValid && j.shortfalls.isEmpty)
+        }
+        // At the blocking limits themselves: still a shortfall, not a wall.
+        #expect(judge(frame([face(yaw: 45, pitch: 30, roll: 45)])).isPlaced)
+        // At the documented advice limits still valid; unknown pose is not excessive.
         #expect(judge(frame([face(yaw: 15, pitch: -15, roll: 10)])).poses == [.VALID_FACE_POSE])
         #expect(judge(frame([face(yaw: nil, pitch: nil, roll: nil)])).isValid)
     }
 
+    /// Light is judged on the scene (issue #24): the whole frame too dark blocks; a dark face in a
+    /// well-lit frame (dark skin in good light) is valid.
     @Test func lightBlurAndEyes() {
-        #expect(judge(frame([face()], brightness: 41)).hint == .tooDark)     // shared/media `dark`
-        #expect(judge(frame([face()], brightness: 61)).hint == .holdStill)
-        #expect(judge(frame([face()], clipped: 0.4)).hint == .tooBright)
+        let dark = judge(frame([face()], brightness: 41))   // shared/media `dark`: the whole frame at 25 %
+        #expect(dark.hint == .tooDark && dark.status == .ValidFace && !dark.isValid && !dark.isPlaced)
+        #expect(judge(frame([face()], brightness: 41, scene: 120)).hint == .holdStill)
+        #expect(judge(frame([face()], brightness: 20, scene: 49)).isValid)
+        #expect(judge(frame([face()], brightness: 240, scene: 240)).hint == .tooBright)
+        #expect(!judge(frame([face()], brightness: 240, scene: 240)).isPlaced)
+        let clipped = judge(frame([face()], clipped: 0.4))
+        #expect(clipped.hint == .tooBright && clipped.isPlaced && clipped.shortfalls.map(\.measure) == ["FaceClippedFraction"])
         #expect(judge(frame([face()], sharpness: 10)).hint == .tooBlurry)
-        #expect(judge(frame([face()], eyesOpen: false)).hint == .openEyes)
+        let eyes = judge(frame([face()], eyesOpen: false))
+        #expect(eyes.hint == .openEyes && eyes.isPlaced && !eyes.isValid)
         #expect(judge(frame([face()], eyesOpen: nil)).hint == .holdStill)
-        let dark = judge(frame([face()], brightness: 41))
-        #expect(dark.status == .ValidFace && !dark.isValid)
     }
 
-    /// Priority: no face, multiple faces, distance, position, pose, light, blur, eyes, hold still.
+    /// Priority: no face, multiple faces, distance, position, blocking pose, scene light; then the
+    /// shortfalls in order (pose, face light, blur, eyes, mouth), all of them listed.
     @Test func hintPriority() {
         let bad = (brightness: 10.0, sharpness: 1.0, eyes: false)
         func hint(_ f: DetectedFace...) -> Hint {
@@ -129,9 +149,12 @@ func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0,
         }
         #expect(hint(face(cx: 0.9, h: 0.2, yaw: 40)) == .getCloser)
         #expect(hint(face(cx: 0.9, yaw: 40)) == .moveRight)
-        #expect(hint(face(yaw: 40, roll: 40)) == .turnHeadLess)
-        #expect(hint(face(roll: 40)) == .levelHead)
+        #expect(hint(face(yaw: 50, roll: 50)) == .turnHeadLess)
+        #expect(hint(face(roll: 50)) == .levelHead)
         #expect(hint(face()) == .tooDark)
+        let many = judge(frame([face(yaw: 20)], clipped: 0.9, sharpness: 1, eyesOpen: false))
+        #expect(many.hint == .turnHeadLess && many.isPlaced)
+        #expect(many.shortfalls.map(\.hint) == [.turnHeadLess, .tooBright, .tooBlurry, .openEyes])
         #expect(judge(frame([face()], clipped: 0.9, sharpness: 1, eyesOpen: false)).hint == .tooBright)
         #expect(judge(frame([face()], sharpness: 1, eyesOpen: false)).hint == .tooBlurry)
     }
@@ -257,7 +280,8 @@ func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0,
 
     @Test func configDefaultsAreDocumentedValues() {
         let c = GuidanceConfig()
-        #expect(c.maxYaw == 15 && c.maxPitch == 15 && c.maxRoll == 10 && c.minBrightness == 60)
+        #expect(c.maxYaw == 15 && c.maxPitch == 15 && c.maxRoll == 10 && c.minSceneBrightness == 48)
+        #expect(c.blockingYaw == 45 && c.blockingPitch == 30 && c.blockingRoll == 45)
         #expect(c.hintPersistMs == 200 && c.stillness.holdCenterTolerance == 0.03 && c.stillness.holdSizeTolerance == 0.05)
         #expect(c.stillness.windowMs == 300 && c.stillness.graceMs == 250)
         #expect(c.mirror && c.constraints == .v1)
@@ -282,12 +306,13 @@ func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0,
         #expect(faces[0]["score"] as? Double == 1.235 && faces[0]["yaw"] as? Double == 3.1)
         #expect(faces[0]["pitch"] as? Double == -9.5 && faces[0]["roll"] is NSNull)
         #expect(obj["brightness"] as? Double == 163.4 && obj["sharpness"] as? Double == 987.7)
-        #expect(obj["eyesOpen"] as? Bool == true)
+        // The eyes verdict is the guidance's, from the vector's EyesOpen: none here (no vector).
+        #expect(obj["eyesOpen"] is NSNull && obj["sceneBrightness"] as? Double == 163.4 && obj["placed"] as? Bool == false)
         #expect(obj["status"] as? String == "TooFarRight" && obj["distance"] as? String == "VALID_FACE_POSE")
         #expect(obj["positions"] as? [String] == ["TOO_FAR_RIGHT"] && obj["poses"] as? [String] == ["VALID_FACE_POSE"])
         #expect(obj["hint"] as? String == "moveLeft")
-        #expect(Set(obj.keys) == ["frame", "t_ms", "faces", "brightness", "sharpness", "eyesOpen", "status", "distance",
-                                  "positions", "poses", "hint"])
+        #expect(Set(obj.keys) == ["frame", "t_ms", "faces", "brightness", "sharpness", "eyesOpen", "sceneBrightness", "placed",
+                                  "status", "distance", "positions", "poses", "hint"])
     }
 
     @Test func noFaceLine() {
@@ -295,6 +320,6 @@ func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0,
         let a = frame([], brightness: 99.96, sharpness: 0, eyesOpen: nil)
         let r = g.judge(a)
         #expect(AnalysisLog.jsonLine(a, r) ==
-            #"{"frame":0,"t_ms":0,"faces":[],"brightness":100,"sharpness":0,"eyesOpen":null,"status":"NotFound","distance":"NOT_FOUND","positions":["NOT_FOUND"],"poses":["NOT_FOUND"],"hint":"noFace"}"#)
+            #"{"frame":0,"t_ms":0,"faces":[],"brightness":100,"sharpness":0,"eyesOpen":null,"sceneBrightness":100,"placed":false,"status":"NotFound","distance":"NOT_FOUND","positions":["NOT_FOUND"],"poses":["NOT_FOUND"],"hint":"noFace"}"#)
     }
 }

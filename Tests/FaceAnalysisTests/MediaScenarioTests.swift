@@ -66,9 +66,16 @@ import TestSupport
                         if err <= 5 { s.rollWithin += 1 }
                         s.rollMaxErr = max(s.rollMaxErr, err)
                         if t.roll == 0, let yaw = best.yaw, let pitch = best.pitch {
+                            // The clips paste a flat frontal photo anywhere in the frame: through a
+                            // pinhole camera (HeadPose's, f = frame width) that is a head facing
+                            // along its line of sight, turned by the viewing angle, which the
+                            // perspective fit reports (issue #24). Judged against that angle.
+                            let f = HeadPose.focalPerWidth * Double(truth.width)
+                            let vx = t.x + t.w / 2 - Double(truth.width) / 2, vy = t.y + t.h / 2 - Double(truth.height) / 2
+                            let dy = yaw + atan(vx / f) * 180 / .pi, dp = pitch - atan(vy / f) * 180 / .pi
                             s.uprightCount += 1
-                            if abs(yaw) <= 10 && abs(pitch) <= 10 { s.uprightWithin += 1 }
-                            s.maxAbsYaw = max(s.maxAbsYaw, abs(yaw)); s.maxAbsPitch = max(s.maxAbsPitch, abs(pitch))
+                            if abs(dy) <= 10 && abs(dp) <= 10 { s.uprightWithin += 1 }
+                            s.maxAbsYaw = max(s.maxAbsYaw, abs(dy)); s.maxAbsPitch = max(s.maxAbsPitch, abs(dp))
                         }
                     }
                 }

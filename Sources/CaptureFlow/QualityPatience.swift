@@ -1,0 +1,90 @@
+/// One shortfall the flow accepted after the patience window (issue #24): what result.json's
+/// `qualityShortfalls`, the `qualityAccepted` event and the `metadata` report.
+public struct AcceptedShortfall: Sendable, Equatable {
+    /// The hint that advised it, the measure, its value on the last frame that fell short before
+    /// the flow accepted it, and the limit it crossed (`QualityShortfall`).
+    public var hint: Hint
+    public var measure: String
+    public var value: Double
+    public var limit: Double
+    /// How long its hint was shown on the capture screen before the flow went on, ms.
+    public var shownMs: Int
+    /// On how many judged frames it fell short before it was accepted.
+    public var frames: Int
+}
+
+/// The patience rule (issue #24): measures that depend on the person or on a room they cannot
+/// change never block forever. While the face is placed and still and only shortfalls remain,
+/// their hint is shown for `windowMs`; then the flow accepts them, counts down and records, and
+/// reports each one. `nil` window (`--strict-quality`) never accepts: today's blocking.
+///
+/// The window counts the time the face is placed and holding still
+/// (`GuidanceResult.isPlacedAndStill`) from the first shortfall of the attempt on, valid frames
+/// included, so a person walking in or moving is not rushed, and a measure that flickers about its
+/// limit is accepted after the same window as a steady one. Each frame counts the time since the
+/// previous judged frame, at most `maxFrameGapMs`, so a
+/// stalled source does not spend the window at once. Per attempt: `reset()` at each Start.
+public struct QualityPatience: Sendable, Equatable {
+    /// The patience window, ms, or nil (strict: never accept). Default 3000 (`FlowSettings`).
+    public var windowMs: Int?
+    /// The longest gap between two judged frames that counts in full, ms. 250: the flow's own
+    /// blip length (`FlowSettings.invalidGraceMs`), about four frames at 15 fps.
+    public static let maxFrameGapMs = 250
+    /// The time the shortfalls' hints were shown while the face was placed and still, ms.
+    public private(set) var spentMs = 0
+    /// True once the window ran out in this attempt: shortfalls no longer block.
+    public private(set) var accepted = false
+    private var lastMs: Int?
+    private var records: [AcceptedShortfall] = []
+
+    public init(windowMs: Int?) { self.windowMs = windowMs }
+
+    /// The shortfalls seen in this attempt so far, in the order they first appeared; after
+    /// acceptance, the ones that were accepted.
+    public var shortfalls: [AcceptedShortfall] { records }
+
+    /// Feeds one judged frame of the capture (positioning, countdown or recording) at `nowMs`.
+    /// - Returns: the accepted shortfalls on the frame where the window runs out (once per
+    ///   attempt), else an empty list.
+    public mutating func update(_ g: GuidanceResult, nowMs: Int) -> [AcceptedShortfall] {
+        let dt = lastMs.map { min(max(0, nowMs - $0), Self.maxFrameGapMs) } ?? 0
+        lastMs = nowMs
+        guard !accepted, g.isPlaced else { return [] }
+        for s in g.shortfalls {
+            if let k = records.firstIndex(where: { $0.measure == s.measure }) {
+                records[k].value = s.value; records[k].limit = s.limit; records[k].frames += 1
+            } else {
+                records.append(AcceptedShortfall(hint: s.hint, measure: s.measure, value: s.value, limit: s.limit,
+                                                 shownMs: 0, frames: 1))
+            }
+        }
+        // Shown: the debounced hint on screen is one of this frame's shortfalls.
+        if g.shortfalls.contains(where: { $0.hint == g.hint }) {
+            for k in records.indices where records[k].hint == g.hint { records[k].shownMs += dt }
+        }
+        // The window runs while the face is placed and still once a shortfall has shown up in
+        // this attempt, valid frames included: a measure that flickers about its limit (half the
+        // frames short) must not take twice the window, nor restart it.
+        guard g.isPlacedAndStill, !records.isEmpty, let window = windowMs else { return [] }
+        spentMs += dt
+        guard spentMs >= window else { return [] }
+        accepted = true
+        return records
+    }
+
+    /// The frame as the flow treats it: once the window has run out, a placed frame counts as
+    /// valid (its shortfalls are accepted, the hint is holdStill and the oval shows valid);
+    /// otherwise the frame as judged.
+    public func effective(_ g: GuidanceResult) -> GuidanceResult {
+        guard accepted, g.isPlaced, !g.isValid else { return g }
+        var r = g
+        r.isValid = true
+        r.hint = .holdStill
+        r.frameHint = .holdStill
+        r.ovalValid = true
+        return r
+    }
+
+    /// Forgets the attempt.
+    public mutating func reset() { spentMs = 0; accepted = false; lastMs = nil; records = [] }
+}
