@@ -11,6 +11,7 @@ all=(
     speed            # issue #16 (and #7's 640x480 pipeline): 480p/720p/1080p pipeline next to ffmpeg -f null, first screen, latency, CPU, peak RSS
     face             # issue #5/#11: analysis and quality-vector CPU time per frame
     guidance         # issue #10/#11: detection, IoU, jitter, hints on the ground-truth clips
+    fairness         # issue #24: record rate, time to record and hints per group of people (skin, age, sex, glasses, expression, light)
     media            # decode and paced recording
     mp4              # --video-format mp4 size, encode time, paced recording
     ui               # curses render + write per frame on a pty
