@@ -15,11 +15,7 @@
 set -euo pipefail
 caller=$PWD
 cd "$(dirname "$0")/.."
-BIN=${BIN:-.build/release/selfie-capture}
-case "$BIN" in /*) ;; *) [ -x "$caller/$BIN" ] && BIN="$caller/$BIN" ;; esac
-media=../shared/media
-if [ ! -d "$media" ]; then echo "bench-fairness: $media is absent; skipped"; exit 0; fi
-[ -x "$BIN" ] || { echo "bench-fairness: $BIN missing (make bench builds it; or set BIN=...)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "bench-fairness: python3 missing" >&2; exit 1; }
+. Benchmarks/lib/media-bench.sh
+media_bench_setup fairness "$caller"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 python3 Benchmarks/fairness/report.py --bin "$BIN" --media "$media" --work "$tmp"

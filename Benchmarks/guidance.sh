@@ -69,13 +69,8 @@
 set -euo pipefail
 caller=$PWD
 cd "$(dirname "$0")/.."
-BIN=${BIN:-.build/release/selfie-capture}
-# A relative BIN is taken from the caller's directory when it exists there, else from the repo root.
-case "$BIN" in /*) ;; *) [ -x "$caller/$BIN" ] && BIN="$caller/$BIN" ;; esac
-media=../shared/media
-if [ ! -d "$media" ]; then echo "bench-guidance: $media is absent; skipped"; exit 0; fi
-[ -x "$BIN" ] || { echo "bench-guidance: $BIN missing (make bench builds it; or set BIN=...)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "bench-guidance: python3 missing" >&2; exit 1; }
+. Benchmarks/lib/media-bench.sh
+media_bench_setup guidance "$caller"
 
 cache=.build/bench-guidance; mkdir -p "$cache"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
