@@ -2,10 +2,10 @@
 public enum AnalysisLog {
     /// One JSON line (no trailing newline):
     /// `{"frame": i, "t_ms": t, "faces": [{"x","y","w","h","score","yaw","pitch","roll","detection"}],
-    /// "brightness", "sharpness", "eyesOpen", "sceneBrightness"?, "placed", "shortfalls"?, "status",
+    /// "brightness", "sharpness", "eyesOpen", "sceneBrightness"?, "placed", "shortfalls", "status",
     /// "distance", "positions", "poses", "hint"}`. `eyesOpen` is the guidance's verdict (relative
     /// to the person, `EyeOpennessJudge`); `placed` and `shortfalls` (`[{"hint", "measure",
-    /// "value", "limit"}]`, absent when none) are `GuidanceRules.judge`'s (issue #24).
+    /// "value", "limit"}]`, empty when none) are `GuidanceRules.judge`'s (issue #24).
     /// `x,y,w,h` is the tracked box; `detection` the detector's own box on this frame
     /// (`{"x","y","w","h"}`, null when the detector did not confirm the face on this frame).
     /// Boxes in raw (unmirrored) source pixels, rounded to 0.1 px; angles in degrees (0.1°; null when
@@ -30,7 +30,7 @@ public enum AnalysisLog {
         s += ",\"eyesOpen\":" + (g.eyesOpen.map { $0 ? "true" : "false" } ?? "null")
         if let b = a.sceneBrightness { s += ",\"sceneBrightness\":\(num(b))" }
         s += ",\"placed\":\(g.isPlaced)"
-        if !g.shortfalls.isEmpty {
+        do {
             s += ",\"shortfalls\":[" + g.shortfalls.map { "{\"hint\":\"\($0.hint.rawValue)\",\"measure\":\"\($0.measure)\",\"value\":\(num($0.value, places: 4)),\"limit\":\(num($0.limit, places: 4))}" }.joined(separator: ",") + "]"
         }
         s += ",\"status\":\"\(g.status.rawValue)\",\"distance\":\"\(g.distance.rawValue)\""

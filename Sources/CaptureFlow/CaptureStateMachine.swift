@@ -185,6 +185,12 @@ public struct FlowSettings: Sendable, Equatable {
     /// person who cannot change it waits no more than a countdown's length three times over. The
     /// shared fairness clips hold still for 7 s, which fits 3 s + 1 s countdown + 1 s recording.
     public static let defaultQualityPatienceMs = 3000
+    /// After a frame with a shortfall, the countdown waits this long for clean frames (unless the
+    /// patience has accepted the shortfalls): 500 ms, the quality hints' own debounce
+    /// (`GuidanceConfig.qualityHintPersistMs`). A measure that hovers about its limit (a mouth at
+    /// 0.198–0.207 against 0.2) would otherwise start a countdown on every clean frame and
+    /// restart it on the next short one (the new-user trial of issue #24 saw three restarts).
+    public static let shortfallClearMs = 500
     /// The recorded video's container and codec as `videoRecordEnded` names them (`avi`/`mjpeg`,
     /// `mp4`/`h264`; `--video-format`). Words only: the machine writes no file.
     public var videoContainer: String
@@ -245,6 +251,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// The patience rule's state in this attempt (issue #24); its `shortfalls` once `accepted`
     /// are what result.json's `qualityShortfalls` reports.
     public private(set) var patience = QualityPatience(windowMs: FlowSettings.defaultQualityPatienceMs)
+    /// When a placed frame last fell short in this attempt (issue #24): a countdown starts only
+    /// `FlowSettings.shortfallClearMs` after it, or once the patience accepted the shortfalls.
+    private var lastShortfallMs: Int?
     /// Seconds left in the countdown (what `faceCaptureCountDown` last reported).
     public private(set) var countdownRemaining: Int?
     /// Recording progress 0...1.
@@ -476,6 +485,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     private mutating func resetAttempt() {
         patience = QualityPatience(windowMs: settings.qualityPatienceMs)
+        lastShortfallMs = nil
         guidance = nil; countdownRemaining = nil; recordingProgress = 0
         invalidSinceMs = nil; invalidHint = nil; restartedAtMs = nil; faceLosses = 0
         recordedFrameCount = 0; collectedFrameCount = 0
@@ -584,19 +594,25 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return effects
         default: return effects
         }
-        let accepted = patience.update(g, nowMs: nowMs)
+        if g.isPlaced, !g.shortfalls.isEmpty { lastShortfallMs = nowMs }
+        let accepted = patience.update(g, nowMs: nowMs, recording: phase == .recording)
         if !accepted.isEmpty {
+            // The restart the shortfall caused is over: its message must not stand above the countdown.
+            restartReason = nil; restartedAtMs = nil
             effects.append(emit(.qualityAccepted, [
                 EventField("shortfalls", .array(accepted.map { s in .object([
                     EventField("hint", .string(s.hint.rawValue)), EventField("measure", .string(s.measure)),
-                    EventField("value", .double((s.value * 1000).rounded() / 1000)),
+                    EventField("value", .double(s.value)),
                     EventField("limit", .double(s.limit)), EventField("shownMs", .int(s.shownMs)),
                     EventField("frames", .int(s.frames)),
                 ]) })),
                 EventField("patienceMs", .int(settings.qualityPatienceMs ?? 0)), EventField("attempt", .int(attempt)),
             ]))
         }
-        let g = patience.effective(g)
+        var g = patience.effective(g)
+        // Counting down or recording on a valid frame: the hint line says "Hold still", not a
+        // shortfall's hint that the debounce still holds.
+        if (phase == .countdown || phase == .recording), g.isValid { g.hint = .holdStill }
         guidance = g
         effects.append(emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
                                               EventField("hint", .string(g.hint.rawValue))]))
@@ -610,7 +626,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
         if g.isValid { invalidSinceMs = nil; invalidHint = nil }
         switch phase {
         case .positioning:
-            if g.isStill {
+            let clear = patience.accepted || lastShortfallMs.map { nowMs - $0 >= FlowSettings.shortfallClearMs } ?? true
+            if g.isStill && clear {
                 effects += beginCountdown()
                 // With no countdown the recording starts on this frame, which the video holds.
                 if phase == .recording { effects += recordedFrame(g) }

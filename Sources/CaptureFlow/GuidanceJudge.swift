@@ -42,8 +42,10 @@ public struct Guidance: Sendable, Equatable {
         r.shortfalls = j.shortfalls
         r.eyesOpen = a.eyesOpen
         r.eyesOpenLimit = a.eyesOpenLimit
-        // The oval follows the debounced hint, not the frame, and changes at most 3 times a second.
-        r.ovalValid = ovalLimiter.update(hint == .holdStill, nowMs: a.timestampMs)
+        // The oval says whether the face is placed (✓) or not (✗): placed on this frame and the
+        // debounced hint not a placement one; a shortfall (a smile, a tilt) is no ✗. It changes at
+        // most 3 times a second.
+        r.ovalValid = ovalLimiter.update(j.isPlaced && !hint.isPlacement && hint != .faceOutOfFrame, nowMs: a.timestampMs)
         return r
     }
 

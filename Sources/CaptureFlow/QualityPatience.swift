@@ -7,10 +7,16 @@ public struct AcceptedShortfall: Sendable, Equatable {
     public var measure: String
     public var value: Double
     public var limit: Double
-    /// How long its hint was shown on the capture screen before the flow went on, ms.
+    /// How long the capture screen showed its hint (the debounced hint) while the face was placed
+    /// in this attempt, ms: until the flow accepted it, or the whole attempt when it was not.
     public var shownMs: Int
-    /// On how many judged frames it fell short before it was accepted.
+    /// On how many judged frames it fell short before it was accepted (the whole attempt when not).
     public var frames: Int
+    /// How many judged frames of the recording itself fell short (what the video holds).
+    public var recordedFrames: Int = 0
+    /// True when the patience window ran out and the flow went on with it; false when it fell
+    /// short on some frames only and the capture went on while it was met.
+    public var accepted: Bool = false
 }
 
 /// The patience rule (issue #24): measures that depend on the person or on a room they cannot
@@ -19,10 +25,11 @@ public struct AcceptedShortfall: Sendable, Equatable {
 /// reports each one. `nil` window (`--strict-quality`) never accepts: today's blocking.
 ///
 /// The window counts the time the face is placed and holding still
-/// (`GuidanceResult.isPlacedAndStill`) from the first shortfall of the attempt on, valid frames
-/// included, so a person walking in or moving is not rushed, and a measure that flickers about its
-/// limit is accepted after the same window as a steady one. Each frame counts the time since the
-/// previous judged frame, at most `maxFrameGapMs`, so a
+/// (`GuidanceResult.isPlacedAndStill`) while a shortfall was seen within the last `clearMs`,
+/// valid frames included, so a person walking in or moving is not rushed, a measure that flickers
+/// about its limit is accepted after the same window as a steady one, and a shortfall the person
+/// fixed stops counting. Each frame counts the time since the previous judged frame, at most
+/// `maxFrameGapMs`, so a
 /// stalled source does not spend the window at once. Per attempt: `reset()` at each Start.
 public struct QualityPatience: Sendable, Equatable {
     /// The patience window, ms, or nil (strict: never accept). Default 3000 (`FlowSettings`).
@@ -35,40 +42,47 @@ public struct QualityPatience: Sendable, Equatable {
     /// True once the window ran out in this attempt: shortfalls no longer block.
     public private(set) var accepted = false
     private var lastMs: Int?
+    private var lastShortMs: Int?
+    /// A shortfall counts as gone after this long without one: `FlowSettings.shortfallClearMs`.
+    public static let clearMs = FlowSettings.shortfallClearMs
     private var records: [AcceptedShortfall] = []
 
     public init(windowMs: Int?) { self.windowMs = windowMs }
 
-    /// The shortfalls seen in this attempt so far, in the order they first appeared; after
-    /// acceptance, the ones that were accepted.
+    /// The shortfalls seen in this attempt so far, in the order they first appeared (`accepted`
+    /// true on each once the window ran out): what result.json's `qualityShortfalls` reports.
     public var shortfalls: [AcceptedShortfall] { records }
 
     /// Feeds one judged frame of the capture (positioning, countdown or recording) at `nowMs`.
     /// - Returns: the accepted shortfalls on the frame where the window runs out (once per
     ///   attempt), else an empty list.
-    public mutating func update(_ g: GuidanceResult, nowMs: Int) -> [AcceptedShortfall] {
+    public mutating func update(_ g: GuidanceResult, nowMs: Int, recording: Bool = false) -> [AcceptedShortfall] {
         let dt = lastMs.map { min(max(0, nowMs - $0), Self.maxFrameGapMs) } ?? 0
         lastMs = nowMs
-        guard !accepted, g.isPlaced else { return [] }
+        guard g.isPlaced else { return [] }
         for s in g.shortfalls {
-            if let k = records.firstIndex(where: { $0.measure == s.measure }) {
-                records[k].value = s.value; records[k].limit = s.limit; records[k].frames += 1
-            } else {
+            let k: Int
+            if let i = records.firstIndex(where: { $0.measure == s.measure }) { k = i } else {
                 records.append(AcceptedShortfall(hint: s.hint, measure: s.measure, value: s.value, limit: s.limit,
-                                                 shownMs: 0, frames: 1))
+                                                 shownMs: 0, frames: 0))
+                k = records.count - 1
             }
+            if !accepted { records[k].value = s.value; records[k].limit = s.limit; records[k].frames += 1 }
+            if recording { records[k].recordedFrames += 1 }
         }
-        // Shown: the debounced hint on screen is one of this frame's shortfalls.
-        if g.shortfalls.contains(where: { $0.hint == g.hint }) {
-            for k in records.indices where records[k].hint == g.hint { records[k].shownMs += dt }
-        }
-        // The window runs while the face is placed and still once a shortfall has shown up in
-        // this attempt, valid frames included: a measure that flickers about its limit (half the
-        // frames short) must not take twice the window, nor restart it.
-        guard g.isPlacedAndStill, !records.isEmpty, let window = windowMs else { return [] }
+        guard !accepted else { return [] }
+        // Shown: the debounced hint on screen is a shortfall's, whatever this one frame measured.
+        for k in records.indices where records[k].hint == g.hint { records[k].shownMs += dt }
+        // The window runs while the face is placed and still and a shortfall was seen within the
+        // last `clearMs`, valid frames included: a measure that flickers about its limit (half
+        // the frames short) must not take twice the window, nor restart it; a shortfall fixed for
+        // good stops it.
+        if !g.shortfalls.isEmpty { lastShortMs = nowMs }
+        guard g.isPlacedAndStill, let seen = lastShortMs, nowMs - seen < Self.clearMs, let window = windowMs else { return [] }
         spentMs += dt
         guard spentMs >= window else { return [] }
         accepted = true
+        for k in records.indices { records[k].accepted = true }
         return records
     }
 
@@ -86,5 +100,5 @@ public struct QualityPatience: Sendable, Equatable {
     }
 
     /// Forgets the attempt.
-    public mutating func reset() { spentMs = 0; accepted = false; lastMs = nil; records = [] }
+    public mutating func reset() { spentMs = 0; accepted = false; lastMs = nil; lastShortMs = nil; records = [] }
 }

@@ -92,6 +92,9 @@ public final class CaptureRuntime {
     var lastAnalysis: FrameAnalysis?
     /// Frames analysed over the run, and the source's counts after its last read.
     var analysedFrames = 0
+    /// The last hint other than "Hold still" the capture screen showed (named in the final
+    /// message of a run that timed out).
+    var lastShownHint: Hint?
     var sourceStats: SourceStats?
     var frameCountsReported = false
     var preview: PreviewImage?
@@ -238,6 +241,11 @@ public final class CaptureRuntime {
         }
         if code != .ok, let f = failure ?? machineFailure() {
             setup.console.err(ErrorReport.message(for: f) + "\n")
+            // What held the capture back, in the screens' words (issue #24: --strict-quality, or a
+            // blocking hint such as "Too dark"), so the operator knows what to change.
+            if ErrorReport.exitCode(for: f) == .timedOut, let h = lastShownHint {
+                setup.console.err("\(ErrorReport.program): note: the last hint shown was \"\(setup.strings.text(h.stringKey))\"\n")
+            }
             return ErrorReport.exitCode(for: f)
         }
         // The last line follows --locale, as the screens do.
@@ -760,6 +768,8 @@ public final class CaptureRuntime {
         attach(a)
         if let log = analysisLog { try? log.write(AnalysisLog.jsonLine(a, g) + "\n") }
         send(.frameGuided(g))
+        if machine.phase == .positioning || machine.phase == .countdown || machine.phase == .recording,
+           let h = machine.guidance?.hint, h != .holdStill { lastShownHint = h }
     }
 
     /// Nothing to read: wait a little for keys (without spinning), and let virtual time follow
@@ -1153,7 +1163,7 @@ public final class CaptureRuntime {
                                      sourceFrames: sourceFramesJSON, sourceRecord: reader?.record ?? sourceRecord,
                                      reference: referencePath.flatMap { p in reference.map { ($0.candidate, p) } },
                                      previewLatency: latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile"),
-                                     shortfalls: machine.patience.accepted ? machine.patience.shortfalls : [])
+                                     shortfalls: machine.patience.shortfalls)
         let resultPath: String
         do { resultPath = try folder.write(Array(json.utf8), to: Manifest.resultFileName) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))

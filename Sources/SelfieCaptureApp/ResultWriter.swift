@@ -10,8 +10,9 @@ import Media
 /// "attempt", "attempts", "collection": {"rule": "mobai"|"even", "asked", "collected", "offsetsMs"},
 /// "metadata" (a compact JSON string: app, version, source, video, attempt — Unissey's
 /// SessionResponse `metadata`),
-/// "qualityShortfalls": [{"hint", "measure", "value", "limit", "shownMs", "frames"}] (issue #24: what
-/// the flow accepted after the patience window; also in `metadata`),
+/// "qualityShortfalls": [{"hint", "measure", "value", "limit", "shownMs", "frames", "recordedFrames",
+/// "accepted"}] (issue #24: every shortfall of the recording attempt; `accepted` when the patience
+/// window ran out and the flow went on with it; also in `metadata`),
 /// "collectedFrames": [{"path", "frameIndex", "timestampMs", "bytes", "crop"?, "score"?}],
 /// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
 /// "brightness", "sharpness", "eyesOpen", "quality"?: {"score", "vector"}}],
@@ -93,8 +94,11 @@ enum ResultWriter {
                                              "durationMs": s.durationMs, "container": s.format.container,
                                              "codec": s.format.codec],
                                    "attempt": attempt,
+                                   "strictQuality": setup.settings.qualityPatienceMs == nil,
                                    "qualityShortfalls": shortfalls.map { ["measure": $0.measure, "value": $0.value,
-                                                                          "limit": $0.limit, "shownMs": $0.shownMs] as [String: Any] }]
+                                                                          "limit": $0.limit, "shownMs": $0.shownMs,
+                                                                          "recordedFrames": $0.recordedFrames,
+                                                                          "accepted": $0.accepted] as [String: Any] }]
         if let m = try? JSONSerialization.data(withJSONObject: meta, options: [.sortedKeys]) {
             root["metadata"] = String(decoding: m, as: UTF8.self)
         }
@@ -104,10 +108,11 @@ enum ResultWriter {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// One accepted shortfall (issue #24): `{"hint", "measure", "value", "limit", "shownMs", "frames"}`.
+    /// One shortfall of the attempt (issue #24): `{"hint", "measure", "value", "limit", "shownMs",
+    /// "frames", "recordedFrames", "accepted"}`.
     static func shortfallJSON(_ s: AcceptedShortfall) -> [String: Any] {
         ["hint": s.hint.rawValue, "measure": s.measure, "value": s.value, "limit": s.limit, "shownMs": s.shownMs,
-         "frames": s.frames]
+         "frames": s.frames, "recordedFrames": s.recordedFrames, "accepted": s.accepted]
     }
 
     /// A quality vector: `{MEASURE: {"raw", "score", "unit"}}` (`QualityMeasure` raw values;

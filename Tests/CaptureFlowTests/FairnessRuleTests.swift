@@ -131,6 +131,42 @@ import Testing
         #expect(!names.contains(.qualityAccepted) && !names.contains(.faceCaptureCountDown))
     }
 
+    /// A measure hovering about its limit (every third frame short) starts no countdown until
+    /// the window runs out: a countdown needs 500 ms of clean frames after a shortfall (the
+    /// new-user trial saw three countdowns started and cancelled). Then it records once.
+    @Test func hoveringMeasureStartsOneCountdown() throws {
+        let mouth = QualityShortfall(hint: .closeMouth, measure: "MouthClosed", value: 0.203, limit: 0.2)
+        let d = Self.run(FlowSettings(), frames: 105) { i, t in
+            PatienceTests.placed(i, t: t, shortfalls: i % 3 == 0 ? [mouth] : [], hint: .closeMouth)
+        }
+        let events = Driver.events(d.effects)
+        #expect(!events.contains { $0.name == .captureRestarted })
+        #expect(events.filter { $0.name == .faceCaptureCountDown && $0["remaining"] == .int(1) }.count == 1)
+        let accepted = try #require(events.first { $0.name == .qualityAccepted })
+        let countdown = try #require(events.first { $0.name == .faceCaptureCountDown })
+        #expect(countdown.tMs >= accepted.tMs)
+        #expect(events.contains { $0.name == .faceCaptureSuccess })
+        // The report: accepted, and the recording's own short frames counted.
+        let s = try #require(d.m.patience.shortfalls.first)
+        #expect(s.accepted && s.recordedFrames >= 4 && s.frames >= 15)
+    }
+
+    /// A shortfall fixed for good: the countdown starts 500 ms after the last short frame, the
+    /// hint line says "Hold still" while counting down, and the report says it was not accepted.
+    @Test func fixedShortfallCountsDownAfterHalfASecondAndIsReportedNotAccepted() throws {
+        let d = Self.run(FlowSettings(), frames: 60) { i, t in
+            PatienceTests.placed(i, t: t, shortfalls: i < 10 ? [PatienceTests.smile] : [], hint: i < 18 ? .openEyes : .holdStill)
+        }
+        let events = Driver.events(d.effects)
+        let countdown = try #require(events.first { $0.name == .faceCaptureCountDown })
+        #expect(countdown.tMs >= 9 * 1000 / 15 + 500 && countdown.tMs <= 9 * 1000 / 15 + 500 + 67)
+        #expect(!events.contains { $0.name == .qualityAccepted })
+        let during = events.filter { $0.name == .faceValidating && $0.tMs > countdown.tMs }.compactMap { $0["hint"] }
+        #expect(!during.isEmpty && during.allSatisfy { $0 == .string("holdStill") })
+        let s = try #require(d.m.patience.shortfalls.first)
+        #expect(!s.accepted && s.frames == 10 && s.recordedFrames == 0 && s.measure == "EyesOpen")
+    }
+
     /// A restart names the frame's own hint, not the debounced one still on screen ("moved" was
     /// reported for a mouth that opened during the countdown while "hold still" still showed).
     @Test func restartNamesTheFramesOwnHint() throws {
@@ -182,6 +218,16 @@ import Testing
         #expect(j.update(aperture: 0.03, timestampMs: 67)?.open == true)
         #expect(j.baseline == nil)
         #expect(j.update(aperture: nil, timestampMs: 100) == nil)
+    }
+
+    /// The oval's ✓/✗ says whether the face is placed: a shortfall (here closed eyes) keeps ✓.
+    @Test func ovalShowsPlacedDespiteAShortfall() {
+        var g = Guidance()
+        var last: GuidanceResult?
+        for i in 0..<20 { last = g.judge(frame([face(yaw: 20)], t: i * 67)) }
+        #expect(last?.hint == .turnHeadLess && last?.isPlaced == true && last?.ovalValid == true)
+        for i in 20..<40 { last = g.judge(frame([face(cx: 0.8)], t: i * 67)) }
+        #expect(last?.ovalValid == false)
     }
 
     /// Through Guidance: the verdict replaces the frame's, becomes an `openEyes` shortfall (never

@@ -312,7 +312,7 @@ func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0,
         #expect(obj["positions"] as? [String] == ["TOO_FAR_RIGHT"] && obj["poses"] as? [String] == ["VALID_FACE_POSE"])
         #expect(obj["hint"] as? String == "moveLeft")
         #expect(Set(obj.keys) == ["frame", "t_ms", "faces", "brightness", "sharpness", "eyesOpen", "sceneBrightness", "placed",
-                                  "status", "distance", "positions", "poses", "hint"])
+                                  "shortfalls", "status", "distance", "positions", "poses", "hint"])
     }
 
     @Test func noFaceLine() {
@@ -320,6 +320,6 @@ func face(cx: Double = 0.5, cy: Double = 0.5, h: Double = 0.5, yaw: Double? = 0,
         let a = frame([], brightness: 99.96, sharpness: 0, eyesOpen: nil)
         let r = g.judge(a)
         #expect(AnalysisLog.jsonLine(a, r) ==
-            #"{"frame":0,"t_ms":0,"faces":[],"brightness":100,"sharpness":0,"eyesOpen":null,"sceneBrightness":100,"placed":false,"status":"NotFound","distance":"NOT_FOUND","positions":["NOT_FOUND"],"poses":["NOT_FOUND"],"hint":"noFace"}"#)
+            #"{"frame":0,"t_ms":0,"faces":[],"brightness":100,"sharpness":0,"eyesOpen":null,"sceneBrightness":100,"placed":false,"shortfalls":[],"status":"NotFound","distance":"NOT_FOUND","positions":["NOT_FOUND"],"poses":["NOT_FOUND"],"hint":"noFace"}"#)
     }
 }

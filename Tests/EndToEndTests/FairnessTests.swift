@@ -75,5 +75,8 @@ import TestSupport
         #expect(r.code == 75, "stderr: \(r.err)")
         let text = (try? String(contentsOfFile: dir + "/ev.jsonl", encoding: .utf8)) ?? ""
         #expect(text.contains("\"hint\":\"turnHeadLess\"") && !text.contains("qualityAccepted"))
+        // Strict never loops through countdowns it then drops, and the operator is told why.
+        #expect(!text.contains("captureRestarted"))
+        #expect(r.err.contains("note: the last hint shown was \"Face the camera\""), "stderr: \(r.err)")
     }
 }
