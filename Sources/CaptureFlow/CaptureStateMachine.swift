@@ -177,6 +177,10 @@ public struct FlowSettings: Sendable, Equatable {
     /// `mp4`/`h264`; `--video-format`). Words only: the machine writes no file.
     public var videoContainer: String
     public var videoCodec: String
+    /// `--guide-before-start` (or `"guideBeforeStart"` in `--layout`): the guidance shown before
+    /// Start is also reported (`faceValidating`, and `faceBoundingBoxValidating` with v2), so a
+    /// key script sees what the person sees (issue #29). Default false: no face event before Start.
+    public var guideBeforeStart = false
 
     /// Attempts when `--max-attempts` is not given and someone can press Try again: 3, as AWS
     /// Face Liveness advises and Jumio does (issue #10).
@@ -327,8 +331,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// When the `--timeout` timer started (ms on the run's clock), or nil when none runs (the
     /// result screen). It starts at `started` (the loading screen counts) and again when the
     /// capture screen opens for the first attempt, restarts at Try again for
-    /// each retry, and restarts when a failed screen offers Try again (so that screen waits at
-    /// most that long for a choice). The runtime sends `timeout` once it has run out.
+    /// each retry, and restarts when a failed screen opens after a timeout or offering Try
+    /// again (so that screen waits at most that long for a choice). The runtime sends `timeout` once it has run out.
     /// No timer runs on the instructions and camera-permission screens: they wait for a person
     /// (unattended runs skip them), and the first attempt's timer restarts when the capture
     /// screen opens.
@@ -557,22 +561,16 @@ public struct CaptureStateMachine: Sendable, Equatable {
         switch phase {
         case .positioning, .countdown, .recording: break
         case .ready:
-            // Before Start the judgement is kept for the screen only (the oval's look follows the
-            // face from the first frame; hints too with --guide-before-start): no event, no countdown.
+            // Before Start the judgement is kept for the screen (the oval's look follows the face
+            // from the first frame; hints too with --guide-before-start), reported only with
+            // --guide-before-start (what the screen shows), and no countdown.
             guidance = g
+            if settings.guideBeforeStart { effects += validatingEvents(g) }
             return effects
         default: return effects
         }
         guidance = g
-        effects.append(emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
-                                              EventField("hint", .string(g.hint.rawValue))]))
-        if settings.options.captureConstraints == .v2 {
-            effects.append(emit(.faceBoundingBoxValidating, [
-                EventField("poses", .array(g.poses.map { .string($0.rawValue) })),
-                EventField("distance", .string(g.distance.rawValue)),
-                EventField("positions", .array(g.positions.map { .string($0.rawValue) })),
-            ]))
-        }
+        effects += validatingEvents(g)
         if g.isValid { invalidSinceMs = nil; invalidHint = nil }
         switch phase {
         case .positioning:
@@ -593,6 +591,20 @@ public struct CaptureStateMachine: Sendable, Equatable {
             if !g.isValid { effects += invalidFrame(g) }
             if phase == .recording { effects += recordedFrame(g) }
         default: break
+        }
+        return effects
+    }
+
+    /// `faceValidating` for a judged frame, and `faceBoundingBoxValidating` with v2 constraints.
+    private func validatingEvents(_ g: GuidanceResult) -> [Effect] {
+        var effects = [emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
+                                              EventField("hint", .string(g.hint.rawValue))])]
+        if settings.options.captureConstraints == .v2 {
+            effects.append(emit(.faceBoundingBoxValidating, [
+                EventField("poses", .array(g.poses.map { .string($0.rawValue) })),
+                EventField("distance", .string(g.distance.rawValue)),
+                EventField("positions", .array(g.positions.map { .string($0.rawValue) })),
+            ]))
         }
         return effects
     }
@@ -752,8 +764,13 @@ public struct CaptureStateMachine: Sendable, Equatable {
         if canTryAgain {
             timerStartMs = nowMs
             if settings.unattended { effects += tryAgain() }
-        } else if !settings.interactive || reason == .timeout {
+        } else if !settings.interactive {
             effects.append(.exit(exitCode(for: reason)))
+        } else if reason == .timeout {
+            // The last attempt timed out: the person sees why (the failed screen, only exit
+            // left, issue #29); any key exits, else the timer runs once more and `timeout` exits
+            // with 75 from the failed screen.
+            timerStartMs = nowMs
         }
         return effects
     }

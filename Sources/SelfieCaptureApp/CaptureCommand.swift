@@ -208,6 +208,7 @@ public struct CaptureSetup {
             }
         }
         if a.flag("--guide-before-start") { layout.overrides.guideBeforeStart = true }
+        settings.guideBeforeStart = layout.overrides.guideBeforeStart
         let builtIn = try AppResources.requireStringTables()
         let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"), builtInPath: builtIn)
         for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputProblem(dir) }

@@ -90,6 +90,16 @@ import CaptureFlow
         p.observe(.videoRecordStarted)
         #expect(p.poll(nowMs: 1000) == [.character("q")])
     }
+
+    /// Issue #29: the runtime takes the script's keys one at a time (`next`), so `?; x` gives
+    /// `?` first and `x` only when asked again, after `?` has opened the keys help.
+    @Test func nextGivesOneKeyAtATime() throws {
+        var p = KeyScriptPlayer(steps: try KeyScript.parse("?; x; wait-for outputSaved"))
+        #expect(p.next(nowMs: 0) == .character("?"))
+        #expect(p.next(nowMs: 0) == .character("x"))
+        #expect(p.next(nowMs: 0) == nil)
+        #expect(p.waitingFor == .outputSaved)
+    }
 }
 
 @Suite struct EventLogTests {
