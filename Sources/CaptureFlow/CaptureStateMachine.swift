@@ -69,7 +69,8 @@ public enum Event: Sendable, Equatable {
     /// The clock moved to `nowMs` (milliseconds on the runtime's injected clock). The runtime
     /// sends a tick before each batch of other events; emitted events carry this time.
     case tick(nowMs: Int)
-    /// The app started: shows the loading screen and asks for the model.
+    /// The app started: asks for the model and shows the instructions (they need no model), or
+    /// the loading screen without them.
     case started
     /// The face model finished loading.
     case modelLoaded
@@ -205,7 +206,8 @@ public struct FlowSettings: Sendable, Equatable {
 
 /// The capture flow. Drive it with `handle(_:)`; read its public properties to draw.
 ///
-/// Flow: loading → instructions (unless `showInstructions` is false) → camera permission (unless
+/// Flow: instructions (unless `showInstructions` is false; shown while the model loads, issue
+/// #29) → loading while the model is not ready → camera permission (unless
 /// `cameraConsent`) → capture (`cameraPreviewShown`; `cameraReady` on the first frame) → Start
 /// (s/Enter, or automatic when `showVideoCaptureButton` is false) → positioning → countdown of
 /// `timeBeforeAutomaticCapture` while the face is valid and still → recording for the
@@ -227,6 +229,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     public private(set) var screen: Screen = .loading
     public private(set) var loadingStage: LoadingStage = .model
+    /// True once `modelLoaded` came (the instructions may show before it; the camera waits).
+    public private(set) var modelReady = false
     public private(set) var phase: CapturePhase = .waitingForCamera
     /// The last clock value seen (ms).
     public private(set) var nowMs: Int = 0
@@ -350,12 +354,15 @@ public struct CaptureStateMachine: Sendable, Equatable {
             nowMs = max(nowMs, now)
             return advanceClock()
         case .started:
-            screen = .loading; loadingStage = .model
             timerStartMs = nowMs
+            // The instructions need no model: they show at once while it loads (issue #29).
+            if settings.session.uiConfig.showInstructions { return [.loadModel] + showInstructions() }
+            screen = .loading; loadingStage = .model
             return [.showScreen(.loading), .loadModel]
         case .modelLoaded:
+            modelReady = true
             guard screen == .loading, loadingStage == .model else { return [] }
-            return settings.session.uiConfig.showInstructions ? showInstructions() : afterInstructions()
+            return afterInstructions()
         case .keyPressed(.suspend):
             return dropTake(reason: "suspended") + [.suspend]
         case .keyPressed(let key):
@@ -439,6 +446,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func afterInstructions() -> [Effect] {
+        // Past the instructions before the model arrived: the loading screen until it does.
+        if !modelReady {
+            screen = .loading; loadingStage = .model
+            return [.showScreen(.loading)]
+        }
         if settings.cameraConsent {
             screen = .loading; loadingStage = .camera
             return [.showScreen(.loading), .openCamera]

@@ -59,12 +59,14 @@ public struct FlowDriver {
         var rounds = 0
         // Script keys wait while the loading screen is up: a person cannot act on it either, and
         // a key played there would be lost (`enter; enter; …` must reach the instructions).
+        // One key at a time: a key may bring the loading screen up (Enter on the instructions
+        // before the model is ready), and the next must wait for it to end.
         while playKeys, rounds < 1000, machine.screen != .loading, var p = player {
-            let keys = p.poll(nowMs: nowMs)
+            let key = p.next(nowMs: nowMs)
             player = p
-            if keys.isEmpty { break }
-            for k in keys { feed(.keyPressed(k)) }
-            playedKeys += keys
+            guard let k = key else { break }
+            feed(.keyPressed(k))
+            playedKeys.append(k)
             rounds += 1
         }
         return out

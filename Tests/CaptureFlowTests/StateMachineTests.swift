@@ -123,17 +123,26 @@ struct Driver {
 
 @Suite struct StateMachineTests {
     @Test func startShowsLoadingAndLoadsModel() {
-        var d = Driver()
+        var d = Driver(FlowSettings(session: SessionConfig(uiConfig: UiConfig(showInstructions: false))))
         #expect(d.send(.started) == [.showScreen(.loading), .loadModel])
         #expect(d.m.screen == .loading && d.m.loadingStage == .model)
     }
 
-    @Test func modelLoadedShowsInstructions() {
+    /// Issue #29: the instructions need no model, so they show at once while it loads; Enter
+    /// before the model arrived shows the loading screen until it does, then the flow goes on.
+    @Test func instructionsShowWhileTheModelLoads() {
         var d = Driver()
-        d.send(.started)
+        #expect(d.send(.started) == [.loadModel, .showScreen(.instructions), .emit(FlowEvent(.instructionsShown, tMs: 0))])
         d.advance(to: 120)
-        let out = d.send(.modelLoaded)
-        #expect(out == [.showScreen(.instructions), .emit(FlowEvent(.instructionsShown, tMs: 120))])
+        #expect(Driver.actions(d.key(.enter)) == [.showScreen(.loading)])
+        #expect(d.m.screen == .loading && d.m.loadingStage == .model)
+        d.advance(to: 900)
+        #expect(Driver.names(d.send(.modelLoaded)) == [.cameraPermissionShown])
+        // A model that arrives while the instructions are read changes nothing there.
+        var e = Driver()
+        e.send(.started)
+        #expect(e.send(.modelLoaded).isEmpty && e.m.screen == .instructions)
+        #expect(Driver.names(e.key(.enter)) == [.cameraPermissionShown])
     }
 
     @Test func hiddenInstructionsGoStraightToPermission() {
@@ -654,7 +663,6 @@ struct Driver {
     @Test func noTimeoutWhileAPersonReads() {
         var d = Driver()
         d.send(.started)
-        #expect(d.m.timeoutStartMs == 0)              // loading counts
         d.send(.modelLoaded)
         #expect(d.m.screen == .instructions && d.m.timeoutStartMs == nil)
         d.advance(to: 4000)
