@@ -6,7 +6,8 @@ import Glibc
 /// Who feeds `--source -` (issue #29): a process writing into the app's standard-input pipe
 /// whose stderr is the terminal the app draws on scribbles over the screen (ffmpeg's banner and
 /// its `frame= … fps=` progress). Found through `/proc` (Linux): the processes holding the same
-/// `pipe:[inode]` as our fd 0, then their fd 2. Only processes of the same user are visible;
+/// `pipe:[inode]` as our fd 0, then their fd 2 (our terminal, or `/dev/tty`: a pipeline shares
+/// the controlling terminal). Only processes of the same user are visible;
 /// anything unreadable is skipped (no warning rather than a wrong one).
 enum PipeFeeder {
     /// The warning for `--source -` under a screen on `terminal` (the path fd 1 points to), or nil
@@ -19,7 +20,7 @@ enum PipeFeeder {
             guard let pid = Int32(p), pid != me,
                   let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(p)/fd"),
                   fds.contains(where: { link("/proc/\(p)/fd/\($0)") == pipe }),
-                  link("/proc/\(p)/fd/2") == terminal else { continue }
+                  let err = link("/proc/\(p)/fd/2"), err == terminal || err == "/dev/tty" else { continue }
             let argv = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(p)/cmdline")))
                 .map { $0.split(separator: 0).map { String(decoding: $0, as: UTF8.self) } } ?? []
             if let w = advice(argv: argv) { return w }
