@@ -63,7 +63,7 @@ install: $(if $(BIN),,release)
 	done
 	if [ -f Localizations/Localizable.xcstrings ]; then install -m 644 Localizations/Localizable.xcstrings "$(SHAREDIR)/Localizations/"; fi
 	install -m 644 "$(DEMO_PHOTO)" "$(SHAREDIR)/demo/astronaut.png"
-	"$(INSTALL_BIN)" help --man > "$(MAN1DIR)/selfie-capture.1"
+	"$(INSTALL_BIN)" help --man --prefix "$(PREFIX)" > "$(MAN1DIR)/selfie-capture.1"
 	"$(INSTALL_BIN)" help --completion bash > "$(BASHCOMPDIR)/selfie-capture"
 	"$(INSTALL_BIN)" help --completion zsh > "$(ZSHCOMPDIR)/_selfie-capture"
 	chmod 644 "$(MAN1DIR)/selfie-capture.1" "$(BASHCOMPDIR)/selfie-capture" "$(ZSHCOMPDIR)/_selfie-capture"

@@ -69,7 +69,8 @@ public enum Event: Sendable, Equatable {
     /// The clock moved to `nowMs` (milliseconds on the runtime's injected clock). The runtime
     /// sends a tick before each batch of other events; emitted events carry this time.
     case tick(nowMs: Int)
-    /// The app started: shows the loading screen and asks for the model.
+    /// The app started: asks for the model and shows the instructions (they need no model), or
+    /// the loading screen without them.
     case started
     /// The face model finished loading.
     case modelLoaded
@@ -195,6 +196,10 @@ public struct FlowSettings: Sendable, Equatable {
     /// `mp4`/`h264`; `--video-format`). Words only: the machine writes no file.
     public var videoContainer: String
     public var videoCodec: String
+    /// `--guide-before-start` (or `"guideBeforeStart"` in `--layout`): the guidance shown before
+    /// Start is also reported (`faceValidating`, and `faceBoundingBoxValidating` with v2), so a
+    /// key script sees what the person sees (issue #29). Default false: no face event before Start.
+    public var guideBeforeStart = false
 
     /// Attempts when `--max-attempts` is not given and someone can press Try again: 3, as AWS
     /// Face Liveness advises and Jumio does (issue #10).
@@ -221,7 +226,8 @@ public struct FlowSettings: Sendable, Equatable {
 
 /// The capture flow. Drive it with `handle(_:)`; read its public properties to draw.
 ///
-/// Flow: loading → instructions (unless `showInstructions` is false) → camera permission (unless
+/// Flow: instructions (unless `showInstructions` is false; shown while the model loads, issue
+/// #29) → loading while the model is not ready → camera permission (unless
 /// `cameraConsent`) → capture (`cameraPreviewShown`; `cameraReady` on the first frame) → Start
 /// (s/Enter, or automatic when `showVideoCaptureButton` is false) → positioning → countdown of
 /// `timeBeforeAutomaticCapture` while the face is valid and still → recording for the
@@ -243,6 +249,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     public private(set) var screen: Screen = .loading
     public private(set) var loadingStage: LoadingStage = .model
+    /// True once `modelLoaded` came (the instructions may show before it; the camera waits).
+    public private(set) var modelReady = false
     public private(set) var phase: CapturePhase = .waitingForCamera
     /// The last clock value seen (ms).
     public private(set) var nowMs: Int = 0
@@ -356,8 +364,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// When the `--timeout` timer started (ms on the run's clock), or nil when none runs (the
     /// result screen). It starts at `started` (the loading screen counts) and again when the
     /// capture screen opens for the first attempt, restarts at Try again for
-    /// each retry, and restarts when a failed screen offers Try again (so that screen waits at
-    /// most that long for a choice). The runtime sends `timeout` once it has run out.
+    /// each retry, and restarts when a failed screen opens after a timeout or offering Try
+    /// again (so that screen waits at most that long for a choice). The runtime sends `timeout` once it has run out.
     /// No timer runs on the instructions and camera-permission screens: they wait for a person
     /// (unattended runs skip them), and the first attempt's timer restarts when the capture
     /// screen opens.
@@ -375,12 +383,15 @@ public struct CaptureStateMachine: Sendable, Equatable {
             nowMs = max(nowMs, now)
             return advanceClock()
         case .started:
-            screen = .loading; loadingStage = .model
             timerStartMs = nowMs
+            // The instructions need no model: they show at once while it loads (issue #29).
+            if settings.session.uiConfig.showInstructions { return [.loadModel] + showInstructions() }
+            screen = .loading; loadingStage = .model
             return [.showScreen(.loading), .loadModel]
         case .modelLoaded:
+            modelReady = true
             guard screen == .loading, loadingStage == .model else { return [] }
-            return settings.session.uiConfig.showInstructions ? showInstructions() : afterInstructions()
+            return afterInstructions()
         case .keyPressed(.suspend):
             return dropTake(reason: "suspended") + [.suspend]
         case .keyPressed(let key):
@@ -464,6 +475,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func afterInstructions() -> [Effect] {
+        // Past the instructions before the model arrived: the loading screen until it does.
+        if !modelReady {
+            screen = .loading; loadingStage = .model
+            return [.showScreen(.loading)]
+        }
         if settings.cameraConsent {
             screen = .loading; loadingStage = .camera
             return [.showScreen(.loading), .openCamera]
@@ -588,9 +604,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
         switch phase {
         case .positioning, .countdown, .recording: break
         case .ready:
-            // Before Start the judgement is kept for the screen only (the oval's look follows the
-            // face from the first frame; hints too with --guide-before-start): no event, no countdown.
+            // Before Start the judgement is kept for the screen (the oval's look follows the face
+            // from the first frame; hints too with --guide-before-start), reported only with
+            // --guide-before-start (what the screen shows), and no countdown.
             guidance = g
+            if settings.guideBeforeStart { effects += validatingEvents(g) }
             return effects
         default: return effects
         }
@@ -614,15 +632,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         // shortfall's hint that the debounce still holds.
         if (phase == .countdown || phase == .recording), g.isValid { g.hint = .holdStill }
         guidance = g
-        effects.append(emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
-                                              EventField("hint", .string(g.hint.rawValue))]))
-        if settings.options.captureConstraints == .v2 {
-            effects.append(emit(.faceBoundingBoxValidating, [
-                EventField("poses", .array(g.poses.map { .string($0.rawValue) })),
-                EventField("distance", .string(g.distance.rawValue)),
-                EventField("positions", .array(g.positions.map { .string($0.rawValue) })),
-            ]))
-        }
+        effects += validatingEvents(g)
         if g.isValid { invalidSinceMs = nil; invalidHint = nil }
         switch phase {
         case .positioning:
@@ -644,6 +654,20 @@ public struct CaptureStateMachine: Sendable, Equatable {
             if !g.isValid { effects += invalidFrame(g) }
             if phase == .recording { effects += recordedFrame(g) }
         default: break
+        }
+        return effects
+    }
+
+    /// `faceValidating` for a judged frame, and `faceBoundingBoxValidating` with v2 constraints.
+    private func validatingEvents(_ g: GuidanceResult) -> [Effect] {
+        var effects = [emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
+                                              EventField("hint", .string(g.hint.rawValue))])]
+        if settings.options.captureConstraints == .v2 {
+            effects.append(emit(.faceBoundingBoxValidating, [
+                EventField("poses", .array(g.poses.map { .string($0.rawValue) })),
+                EventField("distance", .string(g.distance.rawValue)),
+                EventField("positions", .array(g.positions.map { .string($0.rawValue) })),
+            ]))
         }
         return effects
     }
@@ -805,8 +829,13 @@ public struct CaptureStateMachine: Sendable, Equatable {
         if canTryAgain {
             timerStartMs = nowMs
             if settings.unattended { effects += tryAgain() }
-        } else if !settings.interactive || reason == .timeout {
+        } else if !settings.interactive {
             effects.append(.exit(exitCode(for: reason)))
+        } else if reason == .timeout {
+            // The last attempt timed out: the person sees why (the failed screen, only exit
+            // left, issue #29); any key exits, else the timer runs once more and `timeout` exits
+            // with 75 from the failed screen.
+            timerStartMs = nowMs
         }
         return effects
     }

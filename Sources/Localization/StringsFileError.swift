@@ -16,6 +16,9 @@ public struct StringsFileError: Error, Equatable, Sendable, CustomStringConverti
         case expected(String, found: String)
         /// A quoted string with no closing `"`.
         case unterminatedString
+        /// A quoted string with no closing `"` whose first line holds a typographic quote
+        /// (U+201D/U+201C) at `line`:`column`, which the writer probably meant to close it.
+        case unterminatedStringAfterTypographicQuote(line: Int, column: Int)
         /// A `/*` comment with no `*/`.
         case unterminatedComment
         /// A binary property list (`bplist00`) that is malformed: the byte offset in the file and
@@ -44,11 +47,15 @@ public struct StringsFileError: Error, Equatable, Sendable, CustomStringConverti
             return "invalid UTF-8 at byte offset \(off); files without a byte-order mark must be UTF-8 (re-save as UTF-8 or UTF-16 with BOM)"
         case .invalidUTF16(let off, let detail):
             return "invalid UTF-16 at byte offset \(off): \(detail)"
+        case .loneSurrogate(let u) where u >= 0xDC00:
+            return "lone low surrogate \\U\(hex4(u)) in escape (a low surrogate must follow a high one)"
         case .loneSurrogate(let u):
             return "lone surrogate \\U\(hex4(u)) in escape (a high surrogate must be followed by a low one)"
         case .expected(let what, let found):
             return "expected \(what), found \(found)"
         case .unterminatedString: return "unterminated quoted string (no closing '\"')"
+        case .unterminatedStringAfterTypographicQuote(let line, let column):
+            return "unterminated quoted string (no closing '\"'); note: the typographic quote ” (U+201D) at \(line):\(column) does not close it, only ASCII '\"' does"
         case .unterminatedComment: return "unterminated comment (no closing '*/')"
         case .binary(let off, let expected): return "binary property list: at byte offset \(off): expected \(expected)"
         case .xml(let m): return m

@@ -31,6 +31,17 @@ public enum StringsLinter {
         var texts: [String: LocalizedText] = [:]
         /// Every key defined (including stringsdict entries rejected by the model).
         var keys: [String] = []
+        /// Where each key is defined: its file (a `.strings` or the `.stringsdict` beside it) and,
+        /// for a `.strings` value, its line and column (issue #29: diagnostics blame the right
+        /// file at the right place).
+        var sources: [String: Source] = [:]
+        struct Source { var file: String; var line: Int?; var column: Int? }
+
+        /// A diagnostic about `key` (its path `keyPath` inside the entry), at its definition.
+        func diagnostic(_ severity: Diagnostic.Severity, key: String, keyPath: String? = nil, message: String) -> Diagnostic {
+            let src = sources[key] ?? Source(file: file)
+            return Diagnostic(severity, file: src.file, line: src.line, column: src.column, keyPath: keyPath ?? key, message: message)
+        }
     }
 
     /// Lints each folder of `directories` (each holding `xx.lproj/` folders and/or a
@@ -123,7 +134,10 @@ public enum StringsLinter {
                 let t = try StringsParser.parse(bytes, file: file)
                 var table = tables[tname] ?? Table(file: file)
                 table.file = file
-                for k in t.order { table.texts[k] = .plain(t.values[k] ?? ""); table.keys.append(k) }
+                for k in t.order {
+                    table.texts[k] = .plain(t.values[k] ?? ""); table.keys.append(k)
+                    table.sources[k] = .init(file: file, line: t.positions[k]?.line, column: t.positions[k]?.column)
+                }
                 for d in t.duplicates {
                     report.diagnostics.append(Diagnostic(.warning, file: file, line: d.line, column: d.column, keyPath: d.key,
                                                          message: "duplicate key; this later value wins"))
@@ -144,6 +158,7 @@ public enum StringsLinter {
                 for k in t.order {
                     if let e = t.entries[k] { table.texts[k] = .plural(e) } else { table.texts[k] = nil }
                     if !table.keys.contains(k) { table.keys.append(k) }
+                    table.sources[k] = .init(file: file)
                 }
                 tables[tname] = table
             } catch let e as StringsFileError {
@@ -163,7 +178,7 @@ public enum StringsLinter {
                 formats = [("\(key)/NSStringLocalizedFormatKey", e.format)]
                 for (name, v) in e.variables.sorted(by: { $0.key < $1.key }) {
                     for c in PluralCategory.allCases { if let t = v.variants[c] { formats.append(("\(key)/\(name)/\(c.rawValue)", t)) } }
-                    checkCategories(v, key: key, lang: lang, file: table.file, into: &report)
+                    checkCategories(v, key: key, lang: lang, file: table.sources[key]?.file ?? table.file, into: &report)
                 }
             }
             for (path, f) in formats {
@@ -171,11 +186,11 @@ public enum StringsLinter {
                 for (i, t) in tokens.enumerated() {
                     switch t {
                     case .invalid(let s):
-                        report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: path,
-                                                             message: "'\(s)' is not a format specifier and is printed as is; write '%%' for a percent sign"))
+                        report.diagnostics.append(table.diagnostic(.warning, key: key, keyPath: path,
+                                                                   message: "'\(s)' is not a format specifier and is printed as is; write '%%' for a percent sign"))
                     case .specifier(let s) where s.flags.contains(" ") && s.position == nil:
                         if i + 1 < tokens.count, case .literal(let next) = tokens[i + 1], next.first?.isLetter == true {
-                            report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: path,
+                            report.diagnostics.append(table.diagnostic(.warning, key: key, keyPath: path,
                                                                  message: "'\(s.text)\(next.prefix(while: \.isLetter))' reads as the specifier '\(s.text)' followed by a word; write '%%' for a percent sign"))
                         }
                     default: break
@@ -184,7 +199,7 @@ public enum StringsLinter {
             }
             let sig = text.signature
             for c in sig.conflicts where { if case .plain = text { return true }; return false }() {
-                report.diagnostics.append(Diagnostic(.error, file: table.file, keyPath: key, message: c))
+                report.diagnostics.append(table.diagnostic(.error, key: key, message: c))
             }
         }
     }
@@ -226,21 +241,21 @@ public enum StringsLinter {
             report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: k, message: "missing key (present in '\(baseLang)'; its text is shown)"))
         }
         for k in table.keys where !baseKeys.contains(k) {
-            report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: k, message: "key not in '\(baseLang)' (never used)"))
+            report.diagnostics.append(table.diagnostic(.warning, key: k, message: "key not in '\(baseLang)' (never used)"))
         }
         for k in table.keys {
             guard let t = table.texts[k], let b = base.texts[k] else { continue }
             let bs = b.signature
             guard bs.conflicts.isEmpty else { continue }
             if let problem = Localizer.mismatch(t, against: bs.types) {
-                report.diagnostics.append(Diagnostic(.error, file: table.file, keyPath: k, message: problem + " (the '\(baseLang)' text is used instead)"))
+                report.diagnostics.append(table.diagnostic(.error, key: k, message: problem + " (the '\(baseLang)' text is used instead)"))
                 continue
             }
             let used = Set(t.signature.types.keys)
             let unused = Set(bs.types.keys).subtracting(used).sorted()
             if !unused.isEmpty {
-                report.diagnostics.append(Diagnostic(.warning, file: table.file, keyPath: k,
-                                                     message: "does not use argument(s) \(unused.map(String.init).joined(separator: ", ")) of the '\(baseLang)' text"))
+                report.diagnostics.append(table.diagnostic(.warning, key: k,
+                                                           message: "does not use argument(s) \(unused.map(String.init).joined(separator: ", ")) of the '\(baseLang)' text"))
             }
         }
     }

@@ -16,6 +16,15 @@ public struct StringsTable: Sendable, Equatable {
     public var duplicates: [Duplicate] = []
     /// The encoding the file was read in.
     public var encoding: TextEncoding = .utf8
+    /// Where each key's (last) value starts, 1-based line and column in scalars, for diagnostics
+    /// about the value (a wrong specifier). Old-style `.strings` only; empty for property lists.
+    public var positions: [String: Position] = [:]
+    /// A 1-based line and column (in scalars).
+    public struct Position: Sendable, Equatable {
+        public var line: Int
+        public var column: Int
+        public init(line: Int, column: Int) { self.line = line; self.column = column }
+    }
 
     public init() {}
 
@@ -41,7 +50,8 @@ public struct StringsTable: Sendable, Equatable {
 /// - escapes: `\n \t \r \" \\ \' \a \b \f \v`, 1–3 octal digits, `\U` + 1–4 hex digits (UTF-16
 ///   code unit; a high+low surrogate pair combines, a lone surrogate is an error); any other
 ///   `\x` gives `x` (so a backslash-newline keeps the newline).
-///   Octal values ≥ 0o200 are taken as Latin-1 (CF maps them through NeXTSTEP; a documented gap).
+///   An octal escape is one NeXTSTEP byte, as CF reads it (`NeXTSTEPEncoding`; 8 bits kept).
+/// - strings may be quoted with `'…'` as well as `"…"` (CF accepts both).
 /// - The pairs may be enclosed in `{ … }` (an old-style plist dictionary), nothing after `}`.
 /// - A file whose first non-blank character is `<` is read as an XML property list whose root is
 ///   a dictionary of strings (`XMLPlist`); a `bplist00` file is read by `BinaryPlist` (same
@@ -81,6 +91,9 @@ public enum StringsParser {
         let file: String
         var i = 0
         var scratch: [UInt8] = []
+        /// A cursor for `position(of:)`: offsets are asked in increasing order, so the whole
+        /// file is scanned once (not once per value).
+        var cursor = (offset: 0, line: 1, column: 1)
 
         init(buf: UnsafeBufferPointer<UInt8>, file: String) {
             self.buf = buf; self.file = file
@@ -89,6 +102,25 @@ public enum StringsParser {
         func error(_ reason: StringsFileError.Reason, at offset: Int) -> StringsFileError {
             let (line, col) = TextPosition.lineColumn(buf, offset)
             return StringsFileError(file: file, line: line, column: col, reason: reason)
+        }
+
+        /// Line and column of byte `offset` (≥ every offset asked before), as `TextPosition`.
+        mutating func position(of offset: Int) -> StringsTable.Position {
+            var (k, line, col) = cursor
+            let end = min(offset, buf.count)
+            while k < end {
+                let b = buf[k]
+                if b == 0x0A {
+                    line += 1; col = 1
+                } else if b == 0x0D {
+                    if !(k + 1 < buf.count && buf[k + 1] == 0x0A) { line += 1; col = 1 }
+                } else if b & 0xC0 != 0x80 {
+                    col += 1
+                }
+                k += 1
+            }
+            cursor = (k, line, col)
+            return .init(line: line, column: col)
         }
 
         /// Skips whitespace only (no comments), used to sniff XML.
@@ -157,7 +189,8 @@ public enum StringsParser {
         mutating func token(_ what: String) throws -> (String, quotedStart: Int?) {
             guard i < buf.count else { throw error(.expected(what, found: "end of file"), at: i) }
             let b = buf[i]
-            if b == UInt8(ascii: "\"") {
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                // CF reads single-quoted strings too ('…', where '"' is an ordinary character).
                 let start = i
                 return (try quoted(), start)
             }
@@ -172,13 +205,14 @@ public enum StringsParser {
         /// A quoted string starting at `i` (on the opening quote).
         mutating func quoted() throws -> String {
             let open = i
+            let close = buf[i]   // the opening quote closes it: '"' or "'"
             i += 1
             let start = i
             let n = buf.count
             // Fast path: no escapes.
             while i < n {
                 let b = buf[i]
-                if b == UInt8(ascii: "\"") {
+                if b == close {
                     let s = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
                     i += 1
                     return s
@@ -186,12 +220,12 @@ public enum StringsParser {
                 if b == UInt8(ascii: "\\") { break }
                 i += 1
             }
-            guard i < n else { throw error(.unterminatedString, at: open) }
+            guard i < n else { throw unterminated(open) }
             scratch.removeAll(keepingCapacity: true)
             scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i]))
             while i < n {
                 let b = buf[i]
-                if b == UInt8(ascii: "\"") {
+                if b == close {
                     i += 1
                     return String(decoding: scratch, as: UTF8.self)
                 }
@@ -215,7 +249,8 @@ public enum StringsParser {
                     while digits < 3 && i < n && buf[i] >= UInt8(ascii: "0") && buf[i] <= UInt8(ascii: "7") {
                         v = v * 8 + UInt32(buf[i] - UInt8(ascii: "0")); i += 1; digits += 1
                     }
-                    TextDecoding.appendUTF8(&scratch, v)
+                    // One NeXTSTEP byte, as CF reads it (the value is kept to 8 bits).
+                    TextDecoding.appendUTF8(&scratch, NeXTSTEPEncoding.scalar(UInt8(truncatingIfNeeded: v)))
                 case UInt8(ascii: "U"):
                     let u = try hexUnit(escapeAt: escStart)
                     if u >= 0xD800 && u <= 0xDBFF {
@@ -239,7 +274,21 @@ public enum StringsParser {
                     while i < n && buf[i] & 0xC0 == 0x80 { scratch.append(buf[i]); i += 1 }
                 }
             }
-            throw error(.unterminatedString, at: open)
+            throw unterminated(open)
+        }
+
+        /// The error for a string opened at `open` that the file ends inside; when its first
+        /// line holds a typographic closing quote, the error says that only ASCII quotes close.
+        func unterminated(_ open: Int) -> StringsFileError {
+            var k = open + 1
+            while k < buf.count, buf[k] != 0x0A, buf[k] != 0x0D {
+                if buf[k] == 0xE2 && k + 2 < buf.count && buf[k + 1] == 0x80 && (buf[k + 2] == 0x9D || buf[k + 2] == 0x9C) {
+                    let (line, column) = TextPosition.lineColumn(buf, k)
+                    return error(.unterminatedStringAfterTypographicQuote(line: line, column: column), at: open)
+                }
+                k += 1
+            }
+            return error(.unterminatedString, at: open)
         }
 
         /// 1–4 hex digits after `\U` (i is past the `U`).
@@ -282,6 +331,7 @@ public enum StringsParser {
                 let (key, _) = try token("a key (a quoted string or an unquoted word)")
                 try skipTrivia()
                 var value = key
+                var valueStart = keyStart
                 if i < n && buf[i] == UInt8(ascii: ";") {
                     i += 1
                 } else {
@@ -290,6 +340,7 @@ public enum StringsParser {
                     }
                     i += 1
                     try skipTrivia()
+                    valueStart = i
                     let (v, quotedStart) = try token("a value after '='")
                     value = v
                     let valueEnd = i
@@ -306,10 +357,11 @@ public enum StringsParser {
                     }
                     i += 1
                 }
+                let keyAt = position(of: keyStart)
                 if !table.set(key, value) {
-                    let (line, col) = TextPosition.lineColumn(buf, keyStart)
-                    table.duplicates.append(.init(key: key, line: line, column: col))
+                    table.duplicates.append(.init(key: key, line: keyAt.line, column: keyAt.column))
                 }
+                table.positions[key] = position(of: valueStart)
             }
             return table
         }

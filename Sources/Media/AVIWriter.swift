@@ -170,7 +170,7 @@ public final class MJPEGAVIWriter: VideoWriter {
         }
         let fps = Double(rateNum) / Double(rateDen)
         return Summary(path: path, frameCount: index.count, width: width, height: height, fps: fps,
-                       durationMs: Int((Double(index.count) * 1000 / fps).rounded()), bytes: position, format: .avi)
+                       durationMs: durationMs, bytes: position, format: .avi)
     }
 
     /// Stops and removes the temporary file. Safe to call more than once.

@@ -23,14 +23,16 @@ public final class DemoSource: FrameSource {
         }
     }
 
-    /// The default script (30 fps): far (0.20 H) until 0.5 s → grows to 0.50 H by 3 s → slides
-    /// right to 0.78 W by 5 s → holds off-centre until 6 s → back to the centre by 7.5 s → still.
-    /// 0.50 H at the centre is the shared clips' target (../shared/media/README.md).
+    /// The default script (30 fps): far (0.20 H) until 0.5 s → comes closer while drifting right,
+    /// to 0.50 H at 0.78 W by 5 s → holds off-centre until 6 s → back to the centre by 7.5 s →
+    /// still. 0.50 H at the centre is the shared clips' target (../shared/media/README.md).
+    /// The face never stops inside the oval before 7.5 s (every keyframe is a stop: the easing is
+    /// per segment), so the countdown starts once, on the final hold, and is never restarted by
+    /// "You moved" (issue #29: the old script paused 0.5 s at the centre at 3 s, the stillness
+    /// rule rightly settled there, and the slide that followed was a real move).
     public static let defaultScript: [Keyframe] = [
         .init(timeMs: 0, faceHeight: 0.20, centerX: 0.5, centerY: 0.5),
         .init(timeMs: 500, faceHeight: 0.20, centerX: 0.5, centerY: 0.5),
-        .init(timeMs: 3000, faceHeight: 0.50, centerX: 0.5, centerY: 0.5),
-        .init(timeMs: 3500, faceHeight: 0.50, centerX: 0.5, centerY: 0.5),
         .init(timeMs: 5000, faceHeight: 0.50, centerX: 0.78, centerY: 0.5),
         .init(timeMs: 6000, faceHeight: 0.50, centerX: 0.78, centerY: 0.5),
         .init(timeMs: 7500, faceHeight: 0.50, centerX: 0.5, centerY: 0.5),

@@ -97,7 +97,8 @@ public final class AVIFileSource: FrameSource {
     public func close() { bytes = []; next = index.chunks.count }
 }
 
-/// Frames from a raw MJPEG stream file (concatenated JPEGs, `.mjpeg`); timestamps at `fps`.
+/// Frames from a raw MJPEG stream file (concatenated JPEGs, `.mjpeg`); timestamps at `fps` from
+/// each frame's position in the stream (skipped frames keep their place).
 public final class MJPEGFileSource: FrameSource {
     public let info: SourceInfo
     public var stats: SourceStats { decoder.stats }
@@ -105,6 +106,8 @@ public final class MJPEGFileSource: FrameSource {
     private let path: String
     private var position = 0
     private var delivered = 0
+    /// Frames the stream parser found so far, decoded or skipped.
+    private var streamPosition = 0
     private var decoder = JPEGFrameDecoder()
 
     /// Opens `path`; the size most of the first 9 complete frames declare is the stream's size
@@ -127,8 +130,12 @@ public final class MJPEGFileSource: FrameSource {
     public func nextFrame() throws -> VideoFrame? {
         while let f = MJPEGStreamParser.nextFrame(in: bytes, from: position) {
             position = max(f.range.upperBound, position + 1)
+            let place = streamPosition
+            streamPosition += 1
             guard let d = decoder.decodeForAnalysis(Array(bytes[f.range])) else { continue }
-            let t = Int((Double(delivered) * 1000 / info.fps).rounded())
+            // From the frame's place in the stream (every frame the parser found, skipped ones
+            // too), as an AVI's chunk position: a skipped frame shifts no later one (issue #29).
+            let t = Int((Double(place) * 1000 / info.fps).rounded())
             defer { delivered += 1 }
             return d.frame(index: delivered, timestampMs: t)
         }
@@ -151,8 +158,12 @@ public final class Y4MSource: FrameSource {
     private var fd: Int32 = -1
     private var delivered = 0
     private var countedTruncation = false
+    /// Frames read from the stream so far, delivered or skipped (the next frame's position).
+    private var streamPosition = 0
 
     private let ownsFD: Bool
+    /// The path, or `stdin`, for errors.
+    private let name: String
 
     /// Opens `path` (`-` for stdin).
     /// - Throws: `MediaError.fileMissing`/`.unreadable`; `.malformed` on a bad header or an
@@ -176,6 +187,7 @@ public final class Y4MSource: FrameSource {
     public init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) throws {
         fd = fileDescriptor
         ownsFD = ownsDescriptor
+        self.name = name
         do {
             parser = try Y4MParser(stream: ByteStream(read: InputFile.reader(fd: fd)))
         } catch {
@@ -188,12 +200,22 @@ public final class Y4MSource: FrameSource {
                           deliversJPEG: false)
     }
 
+    /// - Throws: `MediaError.malformed` ("no decodable frame", 65) at the end of a stream that
+    ///   delivered no frame but skipped some (issue #29: as the AVI and MJPEG sources do).
     public func nextFrame() throws -> VideoFrame? {
-        guard let planes = parser.nextFrame() else {
-            // A frame cut short at the end of the stream counts as one skipped frame.
-            if parser.truncated && !countedTruncation { stats.skip(.truncated); countedTruncation = true }
-            return nil
+        while let planes = parser.nextFrame() {
+            defer { streamPosition += 1 }
+            if let frame = convert(planes) { return frame }   // else skipped and counted
         }
+        // A frame cut short at the end of the stream counts as one skipped frame.
+        if parser.truncated && !countedTruncation { stats.skip(.truncated); countedTruncation = true }
+        try NoDecodableFrame.check(path: name, delivered: delivered, stats: stats)
+        return nil
+    }
+
+    /// One frame's planes as a `VideoFrame`; nil (counted as `shortBuffer`) when they cannot be
+    /// converted.
+    private func convert(_ planes: [UInt8]) -> VideoFrame? {
         let h = header
         let slice = planes[...]
         let rgb: Image?
@@ -207,7 +229,8 @@ public final class Y4MSource: FrameSource {
         let gray = PixelConvert.lumaShrunk(slice, width: h.width, height: h.height, rowStride: h.width, sampleStep: 1,
                                            denominator: ad, fullRange: h.fullRange)
         guard let image = rgb, let gray else { stats.skip(.shortBuffer); return nil }
-        let t = Int((Double(delivered) * 1000 / info.fps).rounded())
+        // From the frame's place in the stream, so a skipped frame shifts no later one.
+        let t = Int((Double(streamPosition) * 1000 / info.fps).rounded())
         defer { delivered += 1; stats.deliveredFrames += 1 }
         return VideoFrame(index: delivered, timestampMs: t, rgb: image, gray: gray, grayDenominator: ad)
     }

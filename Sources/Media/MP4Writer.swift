@@ -288,7 +288,7 @@ public final class MP4Writer: VideoWriter {
         let bytes = stat(path, &st) == 0 ? Int(st.st_size) : 0
         let fps = Double(rateNum) / Double(rateDen)
         return VideoSummary(path: path, frameCount: frameCount, width: width, height: height, fps: fps,
-                            durationMs: Int((Double(frameCount) * 1000 / fps).rounded()), bytes: bytes, format: .mp4)
+                            durationMs: durationMs, bytes: bytes, format: .mp4)
     }
 
     /// Frees the encoder, the muxer (closing its file) and the buffers.

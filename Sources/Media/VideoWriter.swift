@@ -58,6 +58,9 @@ public protocol VideoWriter: AnyObject {
     var format: VideoFormat { get }
     /// Frames appended so far.
     var frameCount: Int { get }
+    /// The video's frame rate as a fraction (`rateNum / rateDen` frames per second).
+    var rateNum: Int { get }
+    var rateDen: Int { get }
     /// Appends one frame (every frame is kept; none is dropped or duplicated).
     /// - Throws: `MediaError` (`.writeFailed`, `.encoderUnavailable`) or `JPEGError`.
     func append(_ frame: VideoFrame) throws
@@ -66,6 +69,17 @@ public protocol VideoWriter: AnyObject {
     func finalize() throws -> VideoSummary
     /// Stops and removes the temporary file. Safe to call more than once.
     func abort()
+}
+
+extension VideoWriter {
+    /// The duration (ms) of the frames appended so far at the file's frame rate: what
+    /// `finalize()` reports as `VideoSummary.durationMs` (frames × 1000 / fps, rounded).
+    public var durationMs: Int { Self.durationMs(frames: frameCount, rateNum: rateNum, rateDen: rateDen) }
+
+    /// frames × 1000 / (rateNum / rateDen), rounded: the one formula of a video's duration.
+    public static func durationMs(frames: Int, rateNum: Int, rateDen: Int) -> Int {
+        Int((Double(frames) * 1000 * Double(rateDen) / Double(max(1, rateNum))).rounded())
+    }
 }
 
 /// The one "temporary name, fsync, rename" path of the output folder's files.

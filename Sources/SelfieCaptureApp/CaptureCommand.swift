@@ -209,6 +209,7 @@ public struct CaptureSetup {
             }
         }
         if a.flag("--guide-before-start") { layout.overrides.guideBeforeStart = true }
+        settings.guideBeforeStart = layout.overrides.guideBeforeStart
         let builtIn = try AppResources.requireStringTables()
         let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"), builtInPath: builtIn)
         for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputProblem(dir) }
@@ -222,10 +223,7 @@ public struct CaptureSetup {
         } else {
             throw AppError.noCamera
         }
-        guard let kind = FrameSources.kind(of: spec) else {
-            throw AppError.invalidValue(option: "--source", value: spec,
-                                        expects: "/dev/videoN, a .avi, .mjpeg or .y4m file, - or demo")
-        }
+        guard let kind = FrameSources.kind(of: spec) else { throw AppError.unsupportedSource(spec) }
         if kind == .avi || kind == .mjpegStream || kind == .y4m, spec != "-", access(spec, R_OK) != 0 {
             throw AppError.inputProblem(spec)
         }
@@ -261,6 +259,11 @@ public struct CaptureSetup {
         setup.sound = a.flag("--sound")
         setup.speak = a.flag("--speak")
         setup.reducedMotion = a.flag("--reduced-motion")
+        // A process feeding `--source -` whose stderr is the terminal drawn on (issue #29).
+        if spec == "-", renderer != .null, isatty(1) == 1, let w = PipeFeeder.warning(terminal: PipeFeeder.terminalPath()) {
+            setup.warnings.append(w)
+            if renderer == .curses { console.err("selfie-capture: warning: \(w)\n") }   // before the screen hides it
+        }
         if case .file(let path) = ThemeChoice(argument: a.value("--theme") ?? "auto") {
             setup.warnings += ThemeLoader.contrastWarnings(theme, file: path)
         }

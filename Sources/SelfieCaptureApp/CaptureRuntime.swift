@@ -153,6 +153,8 @@ public final class CaptureRuntime {
     var statusVisible = false
     /// The `?` keys help is shown (TerminalControl.swift).
     var keysHelpVisible = false
+    /// True while `playScriptKeys` runs (it is not re-entered from the keys it presses).
+    var playingScript = false
     var sourceRate = RateMeter()
     var drawRate = RateMeter()
     var byteRate = RateMeter()
@@ -193,6 +195,7 @@ public final class CaptureRuntime {
         try openLogs()
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
         driver.beforeAttemptEnds = { [unowned self] t in self.frameCountsEvent(tMs: t) }
+        driver.recordedVideo = { [unowned self] in self.writer.map { ($0.frameCount, $0.durationMs) } }
         reportRejectedStrings()
         try openAccessibility()
         try startBackend()
@@ -515,9 +518,7 @@ public final class CaptureRuntime {
         while let input = backend.readInput(timeoutMs: 0) {
             switch input {
             case .key(let k):
-                if keysHelpConsumes(k) { break }
-                if k == .character("i") { toggleStatusLine() }
-                send(.keyPressed(k))
+                press(k)
             case .resized: send(.terminalResized); reportWindowSize(); updateCellGeometry(); needsRedraw = true
             }
             if exitCode != nil { return }
@@ -527,9 +528,29 @@ public final class CaptureRuntime {
     /// Feeds `event` (after the clock and before any due script keys) and carries out the effects.
     /// Emitted events go to the event log and the key script inside `FlowDriver`.
     func send(_ event: Event? = nil) {
-        perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? []))
-        for k in driver.playedKeys where k == .character("i") { toggleStatusLine() }
-        for k in driver.playedKeys where k == .character("?") { _ = keysHelpConsumes(k) }
+        perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? [], playKeys: false))
+        playScriptKeys()
+    }
+
+    /// A key, typed or scripted: the keys help takes it first (`?` opens it, any key closes it),
+    /// then `i` toggles the status line, then the machine hears it.
+    func press(_ k: Key) {
+        if keysHelpConsumes(k) { return }
+        if k == .character("i") { toggleStatusLine() }
+        send(.keyPressed(k))
+    }
+
+    /// Plays the `--keys` script's due keys one at a time through `press`, so each key acts on
+    /// the state the previous one left (issue #29: `?; x` opens the help and closes it again).
+    func playScriptKeys() {
+        guard !playingScript else { return }   // `press` → `send` comes back here
+        playingScript = true
+        defer { playingScript = false }
+        var rounds = 0
+        while exitCode == nil, rounds < 1000, let k = driver.nextScriptKey(nowMs: clock.nowMs()) {
+            rounds += 1
+            press(k)
+        }
     }
 
     /// `i` (typed or scripted) shows or hides the status line; the machine ignores the key.
@@ -544,9 +565,9 @@ public final class CaptureRuntime {
     /// event that cannot come before a key. A running `--timeout` timer still decides instead;
     /// the screens where it does not run (instructions, permission) end here. Exit 75.
     func endIfScriptStalled() {
-        guard exitCode == nil, backend.inputFD == nil, let player = driver.player, machine.awaitsKey,
+        guard exitCode == nil, backend.inputFD == nil, let player = driver.player, machine.awaitsKey || keysHelpVisible,
               setup.timeoutMs == nil || machine.timeoutStartMs == nil else { return }
-        let screen = machine.screen == .capture ? "capture (waiting for Start)" : machine.screen.rawValue
+        let screen = keysHelpVisible ? "keys help" : machine.screen == .capture ? "capture (waiting for Start)" : machine.screen.rawValue
         let why: String
         if player.isFinished {
             why = "key script ended at step \(player.steps.count) while the \(screen) screen waits for a key"

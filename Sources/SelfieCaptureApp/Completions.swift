@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// Shell completion scripts for bash and zsh, generated from the `CommandSpec`s (`Commands`),
 /// so they offer exactly the commands, options and choice values the parser accepts.
@@ -15,17 +16,31 @@ public enum Completions {
     static func subName(_ c: CommandSpec) -> String { String(c.name.dropFirst("strings ".count)) }
 
     /// Words a value of `o` completes to, or nil for "files" / "folders" handled apart.
-    enum ValueCompletion { case none, words([String]), files, folders, source }
+    enum ValueCompletion { case none, words([String]), files, folders, source, locales }
     static func completion(of o: OptionSpec) -> ValueCompletion {
         switch o.kind {
         case .flag, .integer, .number: return .none
         case .choice(let c), .choiceList(let c): return .words(c)
         case .text(let name):
             if o.name == "--source" { return .source }
+            if o.name == "--locale" { return .locales }
             if name == "TAG" || name == "LANG" || name == "SCRIPT|@FILE" { return .none }
             if name.hasPrefix("DIR") && !name.contains("FILE") { return .folders }
             return .files
         }
+    }
+
+    /// The locales `--locale` completes to at generation time: the pseudo-locale `en-XA` and the
+    /// built-in tables' languages (the `.lproj` folders `ResourceLocator` finds). The scripts add
+    /// at completion time the `.lproj` folders installed beside the binary and in
+    /// `$XDG_CONFIG_HOME/selfie-capture/Localizations`.
+    static func builtInLocales() -> [String] {
+        var l = ["en-XA"]
+        if let dir = ResourceLocator.locate(inputs: .current()).localizations,
+           let names = try? FileManager.default.contentsOfDirectory(atPath: dir) {
+            l += names.filter { $0.hasSuffix(".lproj") }.map { String($0.dropLast(6)) }.sorted()
+        }
+        return l
     }
 
     static func optionNames(_ c: CommandSpec, topLevel: Bool = false) -> [String] {
@@ -44,6 +59,16 @@ public enum Completions {
             local IFS=$'\\n'
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen "$1" -- "$cur"))
+        }
+        # --locale: the built-in locales, then the .lproj folders installed beside the binary and
+        # the user's own (XDG), found now.
+        _selfie_capture_locales() {
+            local words="\(builtInLocales().joined(separator: " "))" exe d l
+            exe=$(command -v selfie-capture 2>/dev/null) && exe=$(readlink -f "$exe")
+            for d in "${exe%/*}/../share/selfie-capture/Localizations" "${XDG_CONFIG_HOME:-$HOME/.config}/selfie-capture/Localizations"; do
+                for l in "$d"/*.lproj; do [[ -d "$l" ]] && l="${l##*/}" && words+=" ${l%.lproj}"; done
+            done
+            COMPREPLY=($(compgen -W "$words" -- "$cur"))
         }
         _selfie_capture() {
             local cur prev cmd="" i w
@@ -71,6 +96,7 @@ public enum Completions {
                 case .files: s += "        \(pattern)) _selfie_capture_files -f; return ;;\n"
                 case .folders: s += "        \(pattern)) _selfie_capture_files -d; return ;;\n"
                 case .source: s += "        \(pattern)) _selfie_capture_files -f; COMPREPLY+=($(compgen -W \"demo -\" -- \"$cur\")); return ;;\n"
+                case .locales: s += "        \(pattern)) _selfie_capture_locales; return ;;\n"
                 }
             }
         }
@@ -92,7 +118,8 @@ public enum Completions {
                 "") COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$cur")) ;;
                 strings) COMPREPLY=($(compgen -W "\(Commands.stringsSubcommands.map(subName).joined(separator: " "))" -- "$cur")) ;;
                 devices) ;;
-                verify|"strings lint"|"strings convert"|"strings dump") _selfie_capture_files -f ;;
+                verify) _selfie_capture_files -d ;;
+                "strings lint"|"strings convert"|"strings dump") _selfie_capture_files -f ;;
             esac
         }
         complete -F _selfie_capture selfie-capture
@@ -121,6 +148,19 @@ public enum Completions {
         // The file is autoloaded as the body of the `_selfie-capture` function (zshcompsys(1)
         // "#compdef"), so everything is local to each completion.
         s += "local curcontext=\"$curcontext\" state line ret=1\n"
+        // --locale: the built-in locales, then the .lproj folders installed beside the binary
+        // and the user's own (XDG), found at completion time.
+        s += """
+        (( $+functions[_selfie_capture_locales] )) || _selfie_capture_locales() {
+            local -a l; l=(\(builtInLocales().joined(separator: " ")))
+            local d f exe=${commands[selfie-capture]:A}
+            for d in ${exe:h}/../share/selfie-capture/Localizations ${XDG_CONFIG_HOME:-$HOME/.config}/selfie-capture/Localizations; do
+                for f in $d/*.lproj(N/); do l+=(${${f:t}%.lproj}); done
+            done
+            compadd -a l
+        }
+
+        """
         for c in commands + Commands.stringsSubcommands where c.name != "strings" {
             s += "local -a \(arrayName(c))\n\(arrayName(c))=(\n\(specs(c, topLevel: c.name == "capture"))\n)\n"
         }
@@ -174,6 +214,7 @@ public enum Completions {
         // Colons inside an action are escaped: `_arguments` reads unescaped ones as the start of
         // another argument of the option.
         case .source: spec += ":" + msg + ":{_alternative 'special\\:source\\:(demo -)' 'files\\:file\\:_files'}"
+        case .locales: spec += ":" + msg + ":_selfie_capture_locales"
         }
         return spec
     }

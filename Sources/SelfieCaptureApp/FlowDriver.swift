@@ -14,6 +14,11 @@ public struct FlowDriver {
     /// written first, so the flow's own last events stay last.
     public var beforeAttemptEnds: ((Int) -> FlowEvent?)?
     /// The events that end an attempt: success, failure, or the user cancelling.
+    /// The video being recorded: frames written and their duration at the file's frame rate
+    /// (ms). When set, `faceCaptureSuccess` carries these as `frames` and `durationMs`, so the
+    /// event, result.json and the closing line agree (issue #29): the machine counts only the
+    /// frames it judged, while every frame read goes into the video.
+    public var recordedVideo: (() -> (frames: Int, durationMs: Int)?)?
     public static let endsAttempt: Set<EventName> = [.faceCaptureSuccess, .faceCaptureFailed, .cancelled]
 
     public init(machine: CaptureStateMachine, keys: [KeyStep]? = nil, log: EventLog? = nil) {
@@ -26,12 +31,18 @@ public struct FlowDriver {
     /// (until none is due; none while the loading screen is shown). Effects that answer with events (e.g. `requestPermission`) are the
     /// runtime's: it passes the answers in a later call.
     /// - Returns: the non-`emit` effects in order.
-    public mutating func step(nowMs: Int, events: [Event] = []) -> [Effect] {
+    public mutating func step(nowMs: Int, events: [Event] = [], playKeys: Bool = true) -> [Effect] {
         var out: [Effect] = []
         playedKeys = []
         func feed(_ e: Event) {
             for effect in machine.handle(e) {
-                if case .emit(let ev) = effect {
+                if case .emit(var ev) = effect {
+                    if ev.name == .faceCaptureSuccess, let v = recordedVideo?() {
+                        for (i, f) in ev.fields.enumerated() {
+                            if f.key == "frames" { ev.fields[i].value = .int(v.frames) }
+                            if f.key == "durationMs" { ev.fields[i].value = .int(v.durationMs) }
+                        }
+                    }
                     if Self.endsAttempt.contains(ev.name), let summary = beforeAttemptEnds?(ev.tMs) {
                         log?.write(summary)
                         player?.observe(summary.name)
@@ -48,15 +59,28 @@ public struct FlowDriver {
         var rounds = 0
         // Script keys wait while the loading screen is up: a person cannot act on it either, and
         // a key played there would be lost (`enter; enter; …` must reach the instructions).
-        while rounds < 1000, machine.screen != .loading, var p = player {
-            let keys = p.poll(nowMs: nowMs)
+        // One key at a time: a key may bring the loading screen up (Enter on the instructions
+        // before the model is ready), and the next must wait for it to end.
+        while playKeys, rounds < 1000, machine.screen != .loading, var p = player {
+            let key = p.next(nowMs: nowMs)
             player = p
-            if keys.isEmpty { break }
-            for k in keys { feed(.keyPressed(k)) }
-            playedKeys += keys
+            guard let k = key else { break }
+            feed(.keyPressed(k))
+            playedKeys.append(k)
             rounds += 1
         }
         return out
+    }
+
+    /// The next script key due at `nowMs` (nil while the loading screen shows, or when the script
+    /// waits or has ended), taken off the script but not fed: the runtime presses it as it does a
+    /// typed key (the keys help, `i`, then the machine), so each key sees the state the previous
+    /// one left.
+    public mutating func nextScriptKey(nowMs: Int) -> Key? {
+        guard machine.screen != .loading, var p = player else { return nil }
+        let k = p.next(nowMs: nowMs)
+        player = p
+        return k
     }
 
     /// The script keys played by the last `step`, in order (the runtime acts on the keys the

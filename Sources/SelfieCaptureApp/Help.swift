@@ -1,3 +1,4 @@
+import Foundation
 /// Help text generated from `CommandSpec`s.
 public enum Help {
     /// Width the option column is padded to.
@@ -17,7 +18,7 @@ public enum Help {
           selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]
           selfie-capture strings lint DIR... [--base en] [--format text|json]
           selfie-capture strings convert FILE.xcstrings --to DIR | DIR --to FILE.xcstrings
-          selfie-capture help --man | --completion bash|zsh   man page or completion script (make install)
+          selfie-capture help --man [--prefix DIR] | --completion bash|zsh   man page or completion script (make install)
 
         Commands:
 
@@ -126,7 +127,8 @@ extension Help {
     /// - Throws: `AppError.invalidValue` / `.unknownOption` (64) for anything else.
     static func generated(_ tokens: [ArgToken], console: Console) throws -> ExitCode {
         switch tokens.map(\.text) {
-        case ["--man"]: console.out(ManPage.render())
+        case ["--man"]: console.out(ManPage.render(prefix: installedPrefix() ?? "PREFIX"))
+        case let t where t.count == 3 && t[0] == "--man" && t[1] == "--prefix": console.out(ManPage.render(prefix: t[2]))
         case ["--completion", "bash"]: console.out(Completions.bash())
         case ["--completion", "zsh"]: console.out(Completions.zsh())
         case let t where t.first == "--completion":
@@ -135,5 +137,15 @@ extension Help {
             throw AppError.unknownOption(tokens[0].text, suggestion: ArgumentParser.suggest(tokens[0].text, among: ["--man", "--completion"]))
         }
         return .ok
+    }
+
+    /// The prefix this binary is installed under (`<exe dir>/..` when it holds
+    /// `share/selfie-capture`), or nil for a build-tree binary.
+    static func installedPrefix() -> String? {
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        let prefix = ((exe as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: prefix + "/share/selfie-capture", isDirectory: &isDir), isDir.boolValue else { return nil }
+        return prefix
     }
 }

@@ -181,25 +181,34 @@ public struct KeyScriptPlayer: Sendable {
     /// Records an emitted event.
     public mutating func observe(_ name: EventName) { seenSinceLastKey.insert(name) }
 
-    /// Plays every step that is due at `nowMs`; returns the keys to press, in order.
-    public mutating func poll(nowMs: Int) -> [Key] {
-        var keys: [Key] = []
+    /// Plays the steps due at `nowMs` up to and including the next key; returns that key, or nil
+    /// when the script waits (or has ended). The runtime presses each key as if typed before it
+    /// asks for the next, so a key that changes what the next one means (`?` opens the keys help,
+    /// which the next key closes) acts in order.
+    public mutating func next(nowMs: Int) -> Key? {
         while !isFinished {
             switch steps[index] {
             case .key(let k):
-                keys.append(k)
                 seenSinceLastKey.removeAll()
                 index += 1
+                return k
             case .wait(let ms):
                 if waitUntilMs == nil { waitUntilMs = nowMs + ms }
-                guard let until = waitUntilMs, nowMs >= until else { return keys }
+                guard let until = waitUntilMs, nowMs >= until else { return nil }
                 waitUntilMs = nil
                 index += 1
             case .waitFor(let name):
-                guard seenSinceLastKey.contains(name) else { return keys }
+                guard seenSinceLastKey.contains(name) else { return nil }
                 index += 1
             }
         }
+        return nil
+    }
+
+    /// Plays every step that is due at `nowMs`; returns the keys to press, in order.
+    public mutating func poll(nowMs: Int) -> [Key] {
+        var keys: [Key] = []
+        while let k = next(nowMs: nowMs) { keys.append(k) }
         return keys
     }
 }

@@ -6,6 +6,25 @@ import Glibc
 #endif
 
 extension AppError {
+    /// `--source SPEC` names nothing the app reads (usage, 64). The message lists what it reads
+    /// and, for a file such as `clip.mp4`, the ffmpeg pipe that reads it (issue #29), with the
+    /// flags that keep ffmpeg off the screen: `-v error -nostats` (no banner, no progress),
+    /// `-nostdin` (the keys stay the app's), `-an` (no audio to convert).
+    public static func unsupportedSource(_ spec: String) -> AppError {
+        var expects = "/dev/videoN, a .avi, .mjpeg or .y4m file, - (y4m on stdin) or demo"
+        if spec != "-", !spec.hasPrefix("/dev/") {
+            expects += "; to read another video, pipe it through ffmpeg: " + pipeCommand(for: spec)
+        }
+        return .invalidValue(option: "--source", value: spec, expects: expects)
+    }
+
+    /// `ffmpeg -v error -nostats -nostdin -i 'FILE' -an -f yuv4mpegpipe - | selfie-capture --source -`,
+    /// FILE quoted for a POSIX shell.
+    static func pipeCommand(for file: String) -> String {
+        let quoted = "'" + file.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "ffmpeg -v error -nostats -nostdin -i \(quoted) -an -f yuv4mpegpipe - | selfie-capture --source -"
+    }
+
     /// Maps media and camera errors to the app's errors (and so to exit codes, via
     /// `ErrorReport`): missing file/device → 66, malformed video → 65, camera busy or gone → 69,
     /// cannot create output → 73, source ended early → 75, camera permission → 77, video encoder
@@ -19,7 +38,7 @@ extension AppError {
             case .unreadable(let p, let err): return err == ENOENT ? .inputMissing(path: p) : .unreadable(path: p, reason: reason(err))
             case .malformed(let p, let r): return .badData("\(p): error: \(r)")
             case .unsupportedSource(let s):
-                return .invalidValue(option: "--source", value: s, expects: "/dev/videoN, FILE.avi, FILE.mjpeg, FILE.y4m, - (y4m on stdin) or demo")
+                return .unsupportedSource(s)
             case .demoPhotoMissing: return .demoPhotoMissing(searched: ResourceLocator.locate(inputs: .current()).searchedDemoPhoto)
             case .sourceEnded(let s):
                 // A pipe cannot be replayed (--loop refuses `-`): suggest what can help instead.

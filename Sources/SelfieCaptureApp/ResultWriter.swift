@@ -1,3 +1,4 @@
+import Camera
 import CaptureFlow
 import Evidence
 import Foundation
@@ -17,7 +18,9 @@ import Media
 /// "frames": [{"frameIndex", "timestampMs", "face"?: {"x","y","w","h","score","yaw","pitch","roll"},
 /// "brightness", "sharpness", "eyesOpen", "quality"?: {"score", "vector"}}],
 /// "referenceFrame": {"path", "frameIndex", "timestampMs", "score", "meetsThresholds",
-/// "thresholds", "shortfalls", "vector"} | null, "settings": {...}, "source": {...}, "sourceFrames":
+/// "thresholds", "shortfalls", "vector"} | null, "settings": {...}, "source": {"spec", "kind":
+/// camera|file|pipe|demo (manifest.json's), "format": camera|avi|mjpegStream|y4m|demo,
+/// "measuredFps"?}, "sourceFrames":
 /// {"read", "delivered", "analysed", "warned", "huffmanInserted", "skipped", "skippedByReason":
 /// {reason: count}}, "previewLatency": {"p50Ms", "p95Ms", "maxMs", "samples", "from"} | null
 /// (`PreviewLatency`: camera-to-screen, realtime only)}`; boxes in raw
@@ -39,7 +42,6 @@ enum ResultWriter {
             "fps": s.fps,
             "width": s.width,
             "height": s.height,
-            "videoBytes": s.bytes,
             "video": ["path": s.path, "container": s.format.container, "codec": s.format.codec, "bytes": s.bytes],
             "attempt": attempt,
             "attempts": attempt,
@@ -79,7 +81,10 @@ enum ResultWriter {
         // What the source read over the run (JPG-03..06: nothing dropped silently).
         root["sourceFrames"] = sourceFrames
         root["previewLatency"] = previewLatency ?? NSNull()
-        var source: [String: Any] = ["spec": setup.recordedSourceSpec, "kind": setup.sourceKind.rawValue]
+        // `kind` is the manifest's (camera|file|pipe|demo: one vocabulary, issue #29); `format`
+        // says how the source is read (camera, avi, mjpegStream, y4m, demo).
+        let kind = FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue
+        var source: [String: Any] = ["spec": setup.recordedSourceSpec, "kind": kind, "format": setup.sourceKind.rawValue]
         // A camera's frame rate as measured from its buffer timestamps (V4L-12: the rate it
         // really delivered, which USB bandwidth or low light can hold below the asked one).
         if let fps = sourceRecord?.camera?.measuredFps { source["measuredFps"] = fps }
@@ -89,7 +94,7 @@ enum ResultWriter {
                               "collected": collected.count, "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]
         // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
         let meta: [String: Any] = ["app": "selfie-capture", "version": Commands.version,
-                                   "source": ["kind": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec],
+                                   "source": ["kind": kind, "format": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec],
                                    "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
                                              "durationMs": s.durationMs, "container": s.format.container,
                                              "codec": s.format.codec],

@@ -164,6 +164,9 @@ public enum SignalGuard {
         guardArmedFD = fd
     }
 
+    /// Writes the armed restore bytes now, as the fatal-signal path does (tests: TUI-06).
+    static func writeRestoreNow() { guardWriteRestore() }
+
     /// Disarms the terminal restore (curses ended normally, or is suspended).
     static func disarmTerminal() { guardFD = -1 }
 

@@ -123,17 +123,26 @@ struct Driver {
 
 @Suite struct StateMachineTests {
     @Test func startShowsLoadingAndLoadsModel() {
-        var d = Driver()
+        var d = Driver(FlowSettings(session: SessionConfig(uiConfig: UiConfig(showInstructions: false))))
         #expect(d.send(.started) == [.showScreen(.loading), .loadModel])
         #expect(d.m.screen == .loading && d.m.loadingStage == .model)
     }
 
-    @Test func modelLoadedShowsInstructions() {
+    /// Issue #29: the instructions need no model, so they show at once while it loads; Enter
+    /// before the model arrived shows the loading screen until it does, then the flow goes on.
+    @Test func instructionsShowWhileTheModelLoads() {
         var d = Driver()
-        d.send(.started)
+        #expect(d.send(.started) == [.loadModel, .showScreen(.instructions), .emit(FlowEvent(.instructionsShown, tMs: 0))])
         d.advance(to: 120)
-        let out = d.send(.modelLoaded)
-        #expect(out == [.showScreen(.instructions), .emit(FlowEvent(.instructionsShown, tMs: 120))])
+        #expect(Driver.actions(d.key(.enter)) == [.showScreen(.loading)])
+        #expect(d.m.screen == .loading && d.m.loadingStage == .model)
+        d.advance(to: 900)
+        #expect(Driver.names(d.send(.modelLoaded)) == [.cameraPermissionShown])
+        // A model that arrives while the instructions are read changes nothing there.
+        var e = Driver()
+        e.send(.started)
+        #expect(e.send(.modelLoaded).isEmpty && e.m.screen == .instructions)
+        #expect(Driver.names(e.key(.enter)) == [.cameraPermissionShown])
     }
 
     @Test func hiddenInstructionsGoStraightToPermission() {
@@ -227,6 +236,20 @@ struct Driver {
         #expect(d.m.phase == .ready && d.m.guidance?.isValid == false && d.m.guidance?.hint == .moveLeft)
         #expect(Driver.names(d.key(.character("s"))) == [.videoCaptureStarted])
         #expect(d.m.guidance == nil)
+    }
+
+    /// Issue #29: with `--guide-before-start` the guidance shown before Start is reported too
+    /// (`faceValidating` with the frame's hint), still with no countdown, so a key script sees it.
+    @Test func guideBeforeStartEmitsFaceValidatingBeforeStart() {
+        var settings = FlowSettings(cameraConsent: true)
+        settings.guideBeforeStart = true
+        var d = Driver(settings)
+        d.toCaptureReady()
+        let events = Driver.events(d.frame(1, valid: false, still: false, hint: .moveLeft))
+        #expect(events.map(\.name) == [.faceValidating])
+        #expect(events.first?["hint"] == .string("moveLeft"))
+        #expect(Driver.names(d.frame(2)) == [.faceValidating])
+        #expect(d.m.phase == .ready, "no countdown before Start")
     }
 
     /// "Esc: back" is shown only where Esc does something (issue #19), as `navigateUp` decides.
@@ -510,9 +533,10 @@ struct Driver {
         let out = d.send(.timeout)
         #expect(out == [.emit(FlowEvent(.faceCaptureFailed, tMs: 9000, fields: [EventField("reason", .string("timeout")),
                                                                                 EventField("attempt", .int(1))])),
-                        .showScreen(.failed), .exit(.timedOut)])
+                        .showScreen(.failed)])
         #expect(d.m.failure == .timeout)
         #expect(!d.m.canTryAgain, "before the capture screen there is no attempt to retry")
+        #expect(d.send(.timeout) == [.exit(.timedOut)], "the failed screen waits one more timeout at most")
     }
 
     @Test func cameraFailureShowsFailedScreenThenKeyExits69() {
@@ -639,7 +663,6 @@ struct Driver {
     @Test func noTimeoutWhileAPersonReads() {
         var d = Driver()
         d.send(.started)
-        #expect(d.m.timeoutStartMs == 0)              // loading counts
         d.send(.modelLoaded)
         #expect(d.m.screen == .instructions && d.m.timeoutStartMs == nil)
         d.advance(to: 4000)
@@ -733,8 +756,21 @@ struct Driver {
         #expect(d.m.attempt == 2)
         let out = d.send(.timeout)
         #expect(Self.attempts(.faceCaptureFailed, out) == [2])
-        #expect(Driver.actions(out) == [.showScreen(.failed), .exit(.timedOut)], "a final timeout ends the run at once, as before")
+        #expect(Driver.actions(out) == [.showScreen(.failed)], "the last failure is shown (issue #29)")
         #expect(!d.m.canTryAgain)
+        #expect(d.key(.enter) == [.exit(.timedOut)], "any key exits with 75")
+    }
+
+    /// Issue #29: with someone at the screen, the last attempt's timeout shows the failed screen
+    /// (only exit left) instead of clearing to the shell; its timer starts again, so the screen
+    /// waits one more `--timeout` at most, then exits 75.
+    @Test func lastTimedOutAttemptShowsFailedScreenBeforeExit() {
+        var d = Driver(FlowSettings(cameraConsent: true, maxAttempts: 1))
+        d.toPositioning()
+        d.advance(to: 3000)
+        #expect(Driver.actions(d.send(.timeout)) == [.showScreen(.failed)])
+        #expect(d.m.screen == .failed && !d.m.canTryAgain && d.m.timeoutStartMs == 3000)
+        #expect(d.send(.timeout) == [.exit(.timedOut)])
     }
 
     @Test func lastAttemptEndedByTheLoopWaitsForAKeyThenExits75() {
@@ -749,7 +785,8 @@ struct Driver {
     @Test func singleAttemptIsFinal() {
         var d = Driver(FlowSettings(cameraConsent: true, maxAttempts: 1))
         d.toPositioning()
-        #expect(Driver.actions(d.send(.timeout)) == [.showScreen(.failed), .exit(.timedOut)])
+        #expect(Driver.actions(d.send(.timeout)) == [.showScreen(.failed)])
+        #expect(!d.m.canTryAgain)
     }
 
     @Test func cameraFailureIsNotRetryable() {
@@ -772,7 +809,8 @@ struct Driver {
         var d = Driver(FlowSettings(maxAttempts: 3))
         d.send(.started); d.send(.modelLoaded)
         #expect(d.m.screen == .instructions)
-        #expect(Driver.actions(d.send(.timeout)) == [.showScreen(.failed), .exit(.timedOut)])
+        #expect(Driver.actions(d.send(.timeout)) == [.showScreen(.failed)])
+        #expect(!d.m.canTryAgain)
     }
 
     @Test func loopFailsOnlyAnAttemptThatIsPositioningOrCountingDown() {

@@ -36,4 +36,22 @@ import TestSupport
         let timed = try Self.run("enter; enter", ["--timeout", "2"])
         #expect(timed.code == 75 && timed.err.contains("timed out after 2 s"), "\(timed.err)")
     }
+
+    /// Issue #29: a scripted `?` opens the keys help and the script's next key closes it (as a
+    /// typed key does), so `?; x; wait-for outputSaved` records instead of hanging; a script
+    /// that ends with the help open ends the run with 75 naming the keys help.
+    @Test(.enabled(if: bin != nil && clip != nil, "needs the built binary and ../shared/media/approach.avi"))
+    func scriptedKeysHelpClosesOnNextKeyAndNeverHangs() throws {
+        let dir = Harness.tempDir("sc-keyshelp")
+        let events = dir + "/events.jsonl"
+        let ok = try Self.run("wait-for cameraReady; s; wait-for faceCaptureCountDown; ?; x; wait-for outputSaved",
+                              ["--camera-consent", "--no-instructions", "--events", events])
+        #expect(ok.code == 0, "\(ok.code) \(ok.err)")
+        let log = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
+        #expect(log.contains("\"reason\":\"keysHelp\""), "\(log)")
+        #expect(log.contains("\"event\":\"outputSaved\""), "\(log)")
+        let stuck = try Self.run("wait-for cameraReady; s; wait-for faceCaptureCountDown; ?", ["--camera-consent", "--no-instructions"])
+        #expect(stuck.code == 75, "\(stuck.code) \(stuck.err)")
+        #expect(stuck.err.contains("keys help"), "\(stuck.err)")
+    }
 }

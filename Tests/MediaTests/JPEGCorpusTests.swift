@@ -105,6 +105,20 @@ import Testing
         #expect(n == 3 && src.stats.skipped == [.truncated: 1] && src.stats.readFrames == 4)
     }
 
+    /// Issue #29: a raw stream's timestamps come from each frame's place in the stream, as an
+    /// AVI's do from its chunk position: with the second of four frames cut short, the three
+    /// delivered frames are at positions 0, 2 and 3, i.e. 0, 67 and 100 ms at 30 fps.
+    @Test func mjpegTimestampsKeepSkippedFramesPlace() throws {
+        let j = try Self.jpeg()
+        let cut = Array(j.prefix(Int(Double(j.count) * 0.8)))
+        let dir = Tools.tempDir()
+        Tools.writeBytes(j + cut + j + j, dir + "/skip.mjpeg")
+        let src = try MJPEGFileSource(path: dir + "/skip.mjpeg", fps: 30)
+        var times: [Int] = []
+        while let f = try src.nextFrame() { times.append(f.timestampMs) }
+        #expect(times == [0, 67, 100])
+    }
+
     /// JPG-03: a frame with two SOI markers (a repeated SOI, or a header restarted after an APP
     /// segment) is decoded from the last SOI before its scan, not dropped.
     @Test("JPG-03: two SOI markers decode from the last") func twoSOIMarkers() throws {
@@ -272,7 +286,8 @@ import Testing
     }
 
     /// An .mjpeg stream mixing good, warned, oversized and garbage frames: 3 delivered, 1 warned,
-    /// 1 skipped, timestamps at the nominal 30 fps.
+    /// 1 skipped, timestamps at the nominal 30 fps from each frame's place in the stream (the
+    /// skipped fourth frame keeps its place: the last good frame is at 3 × 33.3 ms, issue #29).
     @Test func mjpegStreamCounts() throws {
         let good = try Self.jpeg()
         var warned = good
@@ -285,7 +300,7 @@ import Testing
         let src = try MJPEGFileSource(path: dir + "/s.mjpeg")
         var stamps: [Int] = []
         while let f = try src.nextFrame() { stamps.append(f.timestampMs); #expect(f.jpeg != nil) }
-        #expect(stamps == [0, 33, 67])
+        #expect(stamps == [0, 33, 100])
         #expect(src.stats.skipped == [.wrongSize: 1] && src.stats.warnedFrames == 1 && src.stats.deliveredFrames == 3)
         #expect(src.info.kind == .mjpegStream && src.info.width == 64 && src.info.fps == 30)
     }

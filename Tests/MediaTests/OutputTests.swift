@@ -185,7 +185,7 @@ import TestSupport
         let c = 3 * (60 * 160 + 80)
         #expect(Array(f0.rgb.pixels[c..<(c + 3)]) == [250, 10, 10])     // face centre at frame centre
         #expect(abs(demo.faceBox(atMs: 0).height - 24) < 0.01)           // 0.20 × 120
-        #expect(abs(demo.faceBox(atMs: 3000).height - 60) < 0.01)        // 0.50 × 120
+        #expect(abs(demo.faceBox(atMs: 5000).height - 60) < 0.01)        // 0.50 × 120
         #expect(abs(demo.faceBox(atMs: 5500).x + 30 - 0.78 * 160) < 0.01)
         #expect(demo.faceBox(atMs: 9000) == demo.faceBox(atMs: 60000))   // still at the end
         #expect(abs(demo.faceBox(atMs: 9000).x + 30 - 80) < 0.01)

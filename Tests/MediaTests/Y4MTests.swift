@@ -50,6 +50,22 @@ import Glibc
         #expect(n == 2 && src.stats.skippedFrames == 1 && src.info.fps == 15)
     }
 
+    /// Issue #29: a y4m whose only frame is cut short delivers nothing and ends with "no
+    /// decodable frame" (`MediaError.malformed`, exit 65), as an AVI or MJPEG file does.
+    @Test func allFramesUndecodableIsNoDecodableFrame() throws {
+        let dir = Tools.tempDir()
+        var b = Self.stream("YUV4MPEG2 W4 H2 F15:1 C420jpeg", frames: 1, frameSize: 12)
+        b.removeLast(5)
+        Tools.writeBytes(b, dir + "/bad.y4m")
+        let src = try Y4MSource(path: dir + "/bad.y4m")
+        do {
+            _ = try src.nextFrame()
+            Issue.record("no error for a y4m with no decodable frame")
+        } catch MediaError.malformed(let path, let reason) {
+            #expect(path == dir + "/bad.y4m" && reason.contains("no decodable frame"), "\(reason)")
+        }
+    }
+
     /// From a pipe (as with `--source -`): frames arrive in order with timestamps from F.
     @Test func fromPipe() throws {
         var fds: [Int32] = [0, 0]

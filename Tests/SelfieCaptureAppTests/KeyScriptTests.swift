@@ -90,6 +90,16 @@ import CaptureFlow
         p.observe(.videoRecordStarted)
         #expect(p.poll(nowMs: 1000) == [.character("q")])
     }
+
+    /// Issue #29: the runtime takes the script's keys one at a time (`next`), so `?; x` gives
+    /// `?` first and `x` only when asked again, after `?` has opened the keys help.
+    @Test func nextGivesOneKeyAtATime() throws {
+        var p = KeyScriptPlayer(steps: try KeyScript.parse("?; x; wait-for outputSaved"))
+        #expect(p.next(nowMs: 0) == .character("?"))
+        #expect(p.next(nowMs: 0) == .character("x"))
+        #expect(p.next(nowMs: 0) == nil)
+        #expect(p.waitingFor == .outputSaved)
+    }
 }
 
 @Suite struct EventLogTests {
@@ -142,12 +152,14 @@ import CaptureFlow
 @Suite struct ScriptedFlowTests {
     /// Keys due while the loading screen is up wait for the next screen instead of being lost.
     @Test func scriptKeysWaitForTheLoadingScreenToEnd() throws {
+        // The instructions show while the model loads (issue #29): the first Enter leaves them
+        // for the loading screen, where the second waits.
         var driver = FlowDriver(machine: CaptureStateMachine(settings: FlowSettings()),
-                                keys: try KeyScript.parse("enter"))
+                                keys: try KeyScript.parse("enter; enter"))
         _ = driver.step(nowMs: 0, events: [.started])
         _ = driver.step(nowMs: 100)
         #expect(driver.machine.screen == .loading)
-        #expect(driver.player?.index == 0)
+        #expect(driver.player?.index == 1)
         _ = driver.step(nowMs: 200, events: [.modelLoaded])
         #expect(driver.machine.screen == .cameraPermission)
         #expect(driver.player?.isFinished == true)

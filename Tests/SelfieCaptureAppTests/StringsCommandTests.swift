@@ -115,8 +115,9 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
         let r = runStrings(["lint", dir, "--base", "en"])
         #expect(r.code == 65)
         #expect(r.out.hasPrefix("note: no 'en' tables in the folders given; checking them against the built-in "))
-        #expect(r.out.contains("de.lproj/Localizable.strings: warning: selfie_capture_contnue: key not in 'en' (never used)"))
-        #expect(r.out.contains("de.lproj/Localizable.strings: error: selfie_capture_restarted: argument 1 is int but string in the base text"))
+        // Key-level diagnostics carry the value's line and column (issue #29).
+        #expect(r.out.contains("de.lproj/Localizable.strings:2:28: warning: selfie_capture_contnue: key not in 'en' (never used)"), "\(r.out)")
+        #expect(r.out.contains("de.lproj/Localizable.strings:3:30: error: selfie_capture_restarted: argument 1 is int but string in the base text"), "\(r.out)")
         #expect(!r.out.contains("missing key"))
         #expect(r.out.hasSuffix("1 error(s), 1 warning(s)\n"))
     }
@@ -136,10 +137,10 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
         let ruf = dir + "/ru.lproj/Localizable.stringsdict"
         for expected in [
             "\(fr):4:1: warning: x: duplicate key; this later value wins",
-            "\(fr): warning: b: '% daily' reads as the specifier '% d' followed by a word",
+            "\(fr):2:7: warning: b: '% daily' reads as the specifier '% d' followed by a word",
             "\(fr): warning: c: missing key (present in 'en'; its text is shown)",
-            "\(fr): warning: x: key not in 'en' (never used)",
-            "\(fr): error: a: argument 1 is int but string in the base text (the 'en' text is used instead)",
+            "\(fr):4:7: warning: x: key not in 'en' (never used)",
+            "\(fr):1:7: error: a: argument 1 is int but string in the base text (the 'en' text is used instead)",
             "\(ruf): warning: n/v: missing plural categories for 'ru': few, many (the 'other' text is shown instead)",
             "\(ruf): warning: n/v: plural categories never used by 'ru': two",
         ] {

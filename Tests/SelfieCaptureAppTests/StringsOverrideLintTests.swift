@@ -29,12 +29,12 @@ private func tree(_ files: [String: String]) throws -> String { try TestSupport.
         let de = dir + "/de.lproj/Localizable.strings"
         #expect(r.out.hasPrefix("note: checking against the built-in "), "\(r.out)")
         // Built-in keys and the override's own key are known; only the misspelt one is not.
-        #expect(r.out.contains("\(de): warning: selfie_capture_contnue: key not in 'en' (never used)"), "\(r.out)")
+        #expect(r.out.contains("\(de):6:28: warning: selfie_capture_contnue: key not in 'en' (never used)"), "\(r.out)")
         for k in ["selfie_capture_continue", "selfie_capture_start", "selfie_capture_failed_reason", "mytexts_extra"] {
             #expect(!r.out.contains("\(k): key not in 'en'"), "\(k)\n\(r.out)")
         }
         // Specifiers are checked against the built-in English text (the localizer's reference).
-        #expect(r.out.contains("\(de): error: selfie_capture_restarted: argument 1 is int but string in the base text"), "\(r.out)")
+        #expect(r.out.contains("\(de):5:30: error: selfie_capture_restarted: argument 1 is int but string in the base text"), "\(r.out)")
         // Built-in keys the override leaves out fall back by design: no "missing key".
         #expect(!r.out.contains("missing key"), "\(r.out)")
         #expect(r.out.hasSuffix("1 error(s), 1 warning(s)\n"), "\(r.out)")

@@ -214,6 +214,109 @@ final class PtyReader: @unchecked Sendable {
         }
     }
 
+    /// TUI-06: the restore bytes reach a non-blocking descriptor that first answers EAGAIN
+    /// (a full pipe): the restore path retries until they are all written.
+    @Test("TUI-06: the restore sequences are retried on EAGAIN, not dropped")
+    func tui06() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        let filler = [UInt8](repeating: 0x2E, count: 4096)
+        var filled = 0
+        while true {
+            let n = filler.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            filled += n
+        }
+        #expect(errno == EAGAIN, "the pipe is full")
+        let restore = Array("\u{1B}[?1049l\u{1B}[?25hRESTORED".utf8)
+        SignalGuard.armTerminal(fd: fds[1], bytes: restore, saved: nil)
+        defer { SignalGuard.disarmTerminal() }
+        // A reader drains the pipe while the restore path writes.
+        let readFD = fds[0], total = filled + restore.count
+        let box = UncheckedSendableBytes()
+        let t = Thread {
+            var buf = [UInt8](repeating: 0, count: 65536)
+            while box.count < total {
+                let n = read(readFD, &buf, buf.count)
+                if n <= 0 { break }
+                box.append(buf[0..<n])
+            }
+        }
+        t.start()
+        SignalGuard.writeRestoreNow()
+        var waited = 0
+        while box.count < total && waited < 10_000 { usleep(1000); waited += 1 }
+        #expect(box.count == total && box.suffix(restore.count) == restore, "\(box.count) of \(total) bytes")
+    }
+
+    /// TUI-07 and TUI-08: resizing is ncurses' own SIGWINCH handling (KEY_RESIZE read in the
+    /// loop, no curses call in a signal handler): many resizes in a row, each followed by a
+    /// draw, end at the last size with the screen intact.
+    @Test("TUI-07: resize handled from KEY_RESIZE in the loop, not in a signal handler")
+    func tui07() throws { try vigorousResize(times: 3) }
+
+    @Test("TUI-08: vigorous resizing neither crashes nor corrupts the screen")
+    func tui08() throws { try vigorousResize(times: 40) }
+
+    func vigorousResize(times: Int) throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm-256color"], quietStderr: false)
+            defer { backend.end() }
+            let strings = StubStrings(locale: "en")
+            var last = Size(cols: 80, rows: 24)
+            for i in 0..<times {
+                last = Size(cols: 60 + (i * 7) % 60, rows: 16 + (i * 5) % 30)
+                var ws = winsize(ws_row: UInt16(last.rows), ws_col: UInt16(last.cols), ws_xpixel: 0, ws_ypixel: 0)
+                _ = ioctl(slave, UInt(TIOCSWINSZ), &ws)
+                raise(SIGWINCH)
+                while let input = backend.readInput(timeoutMs: 50) { if case .resized = input { continue } }
+                backend.draw(Screens.render(.instructions, context: RenderContext(size: backend.size, strings: strings, theme: .dark)))
+            }
+            #expect(backend.size == last)
+            _ = reader.take()
+            backend.draw(Screens.render(.instructions, context: RenderContext(size: backend.size, strings: strings, theme: .dark)))
+            var ws = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(slave, UInt(TIOCSWINSZ), &ws)
+            raise(SIGWINCH)
+            #expect(backend.readInput(timeoutMs: 500) == .resized(Size(cols: 100, rows: 30)))
+            backend.draw(Screens.render(.instructions, context: RenderContext(size: backend.size, strings: strings, theme: .dark)))
+            #expect(String(decoding: reader.take(), as: UTF8.self).contains("Record a short selfie video"))
+        }
+    }
+
+    /// The RGB of xterm-256 colour `n` (16…255: the 6×6×6 cube, then the gray ramp 8 + 10 k).
+    static func xterm256(_ n: Int) -> RGB {
+        if n >= 232 { let v = UInt8(8 + 10 * (n - 232)); return RGB(v, v, v) }
+        let l = [0, 95, 135, 175, 215, 255], i = n - 16
+        return RGB(UInt8(l[i / 36]), UInt8(l[i / 6 % 6]), UInt8(l[i % 6]))
+    }
+
+    /// TUI-13: more colour combinations than 256 on a 256-colour terminal: pairs come from the
+    /// extended-pair API through a cache, so no pair overwrites another and every cell's colour
+    /// is sent (each of 300 background colours reaches the terminal).
+    @Test("TUI-13: more than 256 colour pairs never overwrite each other")
+    func tui13() throws {
+        try withPty(cols: 80, rows: 24) { slave, reader in
+            let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
+                                            environment: ["TERM": "xterm-256color"], quietStderr: false)
+            #expect(backend.colorMode == .palette256)
+            var canvas = Canvas(width: 80, height: 24)
+            // 300 distinct (fg, bg) pairs: bg over 240 palette colours, fg black or white.
+            for i in 0..<300 {
+                let bg = Self.xterm256(16 + i % 240)
+                let fg = i < 240 ? RGB(0, 0, 0) : RGB(255, 255, 255)
+                canvas[i % 80, i / 80] = Cell("x", style: Style(fg: .rgb(fg), bg: .rgb(bg)))
+            }
+            backend.draw(RenderedScreen(canvas: canvas, lines: [], status: nil))
+            backend.end()
+            let out = String(decoding: reader.take(), as: UTF8.self)
+            for n in [16, 100, 200, 255] { #expect(out.contains("48;5;\(n)m") || out.contains(";48;5;\(n)"), "background \(n) not sent") }
+        }
+    }
+
     /// An 8-colour terminal with 64 pairs (TERM=xterm, TUI-14): more colour combinations than
     /// pairs restart the cache and still draw every cell; nothing traps, the text arrives.
     @Test func smallPairTableDegrades() throws {
@@ -305,4 +408,13 @@ final class PtyReader: @unchecked Sendable {
         #expect(rows[10].contains("•"), "oval outline drawn with the outline glyph")
         #expect(r.canvas.cells.allSatisfy { $0.style.fg == .terminalDefault && $0.style.bg == .terminalDefault })
     }
+}
+
+/// Bytes collected by a reader thread (TUI-06).
+final class UncheckedSendableBytes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: [UInt8] = []
+    var count: Int { lock.lock(); defer { lock.unlock() }; return data.count }
+    func append(_ b: ArraySlice<UInt8>) { lock.lock(); data += b; lock.unlock() }
+    func suffix(_ n: Int) -> [UInt8] { lock.lock(); defer { lock.unlock() }; return Array(data.suffix(n)) }
 }
