@@ -852,9 +852,10 @@ public final class CaptureRuntime {
         var context = RenderContext(backend: backend, strings: setup.strings, theme: theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
         context.reducedMotion = setup.reducedMotion
+        // Every mode draws for the measured cells, half blocks included (issue #27, IMG-03).
+        context.cellGeometry = cellGeometry
         if previewMode != .halfBlocks {
             context.previewMode = previewMode
-            context.cellGeometry = cellGeometry
             if previewMode == .symbols { context.symbolRenderer = ChafaPreview.symbols }
         }
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
@@ -910,7 +911,9 @@ public final class CaptureRuntime {
         paths.append(folder.file(Manifest.resultFileName))
         paths.append(folder.file(Manifest.fileName))
         if thumbnail == nil, let still = thumbnailFrame() {
-            let img = still.rgb(covering: max(1, backend.size.cols / 3), 2 * backend.size.rows)
+            // The thumbnail's pixels in the preview's mode (a third of the screen at most).
+            let px = previewMode.sourcePixels(screen: Size(cols: max(1, backend.size.cols / 3), rows: backend.size.rows), cell: cellGeometry)
+            let img = still.rgb(covering: max(1, px.width), max(1, px.height))
             thumbnail = PreviewImage(width: img.width, height: img.height, rgb: img.pixels)
         }
         var view = ResultViewState(savedPaths: paths, durationSeconds: Double(s.durationMs) / 1000,
