@@ -401,6 +401,11 @@ public final class CaptureRuntime {
                 curses.takeProbeInput(probeKeys, deadlineExpired: probed && terminalProbe.da1Attributes == nil)
                 theme = Self.themeAfterProbe(setup, probe: terminalProbe)
                 backend = curses
+                // The start-up width check (TUI-02, TUI-03): one line on the first screens and on stderr.
+                if let w = curses.widthWarning {
+                    sourceWarnings.append(w)
+                    if stringsNotice == nil { stringsNotice = "warning: " + w }
+                }
                 previewMode = setup.previewMode.resolve(probe: terminalProbe, environment: setup.environment,
                                                         colorMode: setup.theme.noColor ? .none : curses.colorMode, glyphs: curses.glyphs)
                 updateCellGeometry()
