@@ -741,19 +741,52 @@ public enum Screens {
             return body
         }
         let textWidth = r.width
-        // Whole paths when the free rows hold them wrapped (each line in at most 3 rows; issue
-        // #27: at 80×24 the folder was shortened with 10 rows empty below), else shortened.
+        // Whole paths when the free rows hold them (each line in at most 3 rows, a path broken
+        // after `/` or `-`; issue #27: at 80×24 the folder was shortened with 10 rows empty
+        // below), else each line on its own, paths shortened from the middle.
         let whole = lines { p, _ in p }
-        let wrapped = whole.map { DisplayWidth.wrap($0, width: textWidth).count }
-        let fitsWhole = c.size.rows >= 20 && wrapped.allSatisfy { $0 <= 3 } && y + wrapped.reduce(0, +) <= c.size.rows - 2
-        for line in fitsWhole ? whole : lines({ DisplayWidth.truncateMiddle($0, to: max(8, textWidth - $1)) }) where y < c.size.rows - 2 {
-            y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(3, c.size.rows - 2 - y)), style: c.theme.style(.body),
-                                  centered: s.thumbnail == nil)
+        let wrapped = whole.map { Self.wrapPath($0, width: textWidth) }
+        let fitsWhole = c.size.rows >= 20 && wrapped.allSatisfy { $0.count <= 3 } && y + wrapped.map(\.count).reduce(0, +) <= c.size.rows - 2
+        if fitsWhole {
+            for row in wrapped.joined() {
+                if s.thumbnail == nil { canvas.putCentered(row, in: r, y: y, style: c.theme.style(.body)) } else {
+                    canvas.put(row, x: r.x, y: y, style: c.theme.style(.body), maxX: r.maxX)
+                }
+                y += 1
+            }
+        } else {
+            for line in lines({ DisplayWidth.truncateMiddle($0, to: max(8, textWidth - $1)) }) where y < c.size.rows - 2 {
+                y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(3, c.size.rows - 2 - y)), style: c.theme.style(.body),
+                                      centered: s.thumbnail == nil)
+            }
         }
         canvas.putCentered(exitText, in: full(c), y: c.size.rows - 1, style: c.theme.style(.label))
         var screen = RenderedScreen(canvas: canvas, lines: [title] + whole + [exitText], status: nil)
         screen.picture = picture
         return screen
+    }
+
+    /// `text` in lines of at most `width` cells, nothing lost: each line broken after the last
+    /// space, `/` or `-` that fits (a path breaks between its folders), else at the width.
+    static func wrapPath(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var out: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var rest = Substring(line)
+            while DisplayWidth.of(String(rest)) > width {
+                // The longest prefix that fits, then back to its last break character.
+                var cut = rest.startIndex, w = 0
+                while cut < rest.endIndex, w + DisplayWidth.of(rest[cut]) <= width { w += DisplayWidth.of(rest[cut]); cut = rest.index(after: cut) }
+                let head = rest[..<cut]
+                if let b = head.lastIndex(where: { $0 == "/" || $0 == "-" || $0 == " " }), b > head.startIndex {
+                    cut = rest.index(after: b)
+                }
+                out.append(String(rest[..<cut]).trimmingCharacters(in: .whitespaces))
+                rest = rest[cut...].drop { $0 == " " }
+            }
+            out.append(String(rest))
+        }
+        return out
     }
 
     /// Why the capture restarted: "You moved: hold still", "Face lost", "Too dark", else

@@ -148,3 +148,52 @@ import CaptureFlow
         #expect(painted.count > 100)
     }
 }
+
+/// Issue #27: the result screen's thumbnail is drawn like the preview (README: "drawn like the
+/// preview"; it was always half blocks), and a long folder path uses the free rows.
+@Suite struct ResultScreenTests {
+    static let folder = "/home/operator/captures/2026/december/site-B/selfie-capture-20261201-143000"
+    static func view(thumbnail: PreviewImage?) -> ScreenView {
+        .result(ResultViewState(savedPaths: [folder + "/video.avi", folder + "/result.json"], durationSeconds: 1, frameCount: 15,
+                                collectedCount: 2, askedCount: 2, folder: folder, thumbnail: thumbnail))
+    }
+
+    @Test(arguments: [PreviewMode.kitty, .sixel, .iterm, .symbols, .halfBlocks])
+    func resultThumbnailIsDrawnInThePreviewsMode(mode: PreviewMode) throws {
+        var c = PictureGeometryTests.context(Size(cols: 100, rows: 30), mode: mode, cell: CellGeometry(width: 8, height: 16, measured: true))
+        c.symbolRenderer = { _, cols, rows, _ in [Cell](repeating: Cell("\u{1FB00}"), count: cols * rows) }
+        let screen = Screens.render(Self.view(thumbnail: PictureGeometryTests.grey(320, 240)), context: c)
+        let glyphs = Set(screen.canvas.cells.compactMap(\.text))
+        switch mode {
+        case .kitty, .sixel, .iterm:
+            let pic = try #require(screen.picture, "\(mode): a picture for the thumbnail")
+            #expect(pic.rect.x <= 2 && pic.rect.width <= 100 / 3 && pic.rect.maxY <= 30, "\(mode): \(pic.rect)")
+            #expect(!glyphs.contains("▀"))
+            // The thumbnail's own pixels (no oval, no dimming): mid grey, or the letterbox's black.
+            let grey = pic.image.rgb.filter { $0 == 128 }.count, black = pic.image.rgb.filter { $0 == 0 }.count
+            #expect(grey + black == pic.image.rgb.count && grey > pic.image.rgb.count / 2)
+        case .symbols:
+            #expect(screen.picture == nil && glyphs.contains("\u{1FB00}") && !glyphs.contains("▀"))
+        case .halfBlocks:
+            #expect(screen.picture == nil && glyphs.contains("▀"))
+        }
+    }
+
+    /// At 80×24 the folder's whole path is shown, wrapped into the free rows (it was cut in the
+    /// middle with about 10 rows empty below); at 40×12 it is still shortened.
+    @Test func resultUsesFreeRowsForALongFolderPath() {
+        let c = RenderContext(size: Size(cols: 80, rows: 24), strings: ProjectStrings.en, theme: .dark)
+        let rows = Screens.render(Self.view(thumbnail: PictureGeometryTests.grey(320, 240)), context: c).canvas.textRows()
+        // The text beside the thumbnail, row by row, joined: the whole path, broken after a `/`.
+        let text = rows.compactMap { row -> String? in
+            guard let r = row.range(of: "▀  ") else { return nil }
+            return row[r.upperBound...].trimmingCharacters(in: .whitespaces)
+        }
+        #expect(text.joined().contains("Folder: " + Self.folder), "\(rows.joined(separator: "\n"))")
+        #expect(!rows.contains { $0.contains("…") })
+        #expect(Screens.wrapPath("Folder: /a/bb/ccc-ddd/eeee", width: 12) == ["Folder: /a/", "bb/ccc-ddd/", "eeee"])
+        let small = RenderContext(size: Size(cols: 40, rows: 12), strings: ProjectStrings.en, theme: .dark)
+        let smallRows = Screens.render(Self.view(thumbnail: nil), context: small).canvas.textRows()
+        #expect(smallRows.contains { $0.contains("…") })
+    }
+}
