@@ -13,13 +13,16 @@ import TestSupport
     static let demoPhoto = FileManager.default.fileExists(
         atPath: TestSupport.projectRoot().appendingPathComponent("Resources/demo/astronaut.png").path)
     static let oracle = TestSupport.shared("tools/term_contrast.py")
-    static let pyte = Harness.tool("python3").map { (try? Harness.run($0, ["-c", "import pyte"]).code) == 0 } ?? false
-    static let ready = bin != nil && TmuxSession.tmux != nil && demoPhoto && oracle != nil && pyte
+    /// A python3 that has pyte: Debian's (/usr/bin/python3, python3-pyte) before one on PATH (pyenv).
+    static let python: String? = (["/usr/bin/python3"] + [Harness.tool("python3")].compactMap { $0 }).first {
+        FileManager.default.isExecutableFile(atPath: $0) && (try? Harness.run($0, ["-c", "import pyte"]).code) == 0
+    }
+    static let ready = bin != nil && TmuxSession.tmux != nil && demoPhoto && oracle != nil && python != nil
         && Harness.tool("script") != nil
 
     /// The lowest letter contrast term_contrast.py reports for the stream `raw` (cols × rows).
     static func lowestContrast(_ raw: String, cols: Int, rows: Int) throws -> (Double?, String) {
-        let r = try Harness.run(try #require(Harness.tool("python3")), [try #require(oracle), raw, "\(cols)", "\(rows)"], timeout: 60)
+        let r = try Harness.run(try #require(python), [try #require(oracle), raw, "\(cols)", "\(rows)"], timeout: 60)
         let last = r.out.split(separator: "\n").last.map(String.init) ?? ""
         return (last.hasPrefix("min ") ? Double(last.dropFirst(4)) : nil, r.out + r.err)
     }
