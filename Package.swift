@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
                                                      .linkedLibrary("icudata")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),   // OpenSSL libcrypto (SHA-256)
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),   // zlib: kitty pictures sent with o=z
         // libchafa 1.12 (terminal pictures): include dirs (chafa, glib) from pkg-config, used only by
         // CChafa's C file; Swift sees CChafa's glib-free header.
         .systemLibrary(name: "CChafaSys", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
@@ -39,7 +40,7 @@ let package = Package(
         .target(name: "Evidence"),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow", "Evidence"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CaptureFlow", "Localization"]),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureFlow", "Localization"]),
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
                                "Digest", "Evidence"]),

@@ -12,10 +12,12 @@ PACKAGES=(
   libicu-dev                           # CLDR plural rules
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev   # --video-format mp4 (H.264 via libx264, MP4)
   libssl-dev                           # OpenSSL libcrypto: SHA-256 of the evidence manifest
+  zlib1g-dev                           # zlib: kitty pictures compressed with o=z over a stream (issue #27)
   ffmpeg tmux                          # test oracles: ffprobe/ffmpeg, a real terminal
   unicode-data                         # width table source and test oracle (EastAsianWidth, emoji-data, LineBreakTest)
   man-db zsh                           # make install's test: man -l renders the page, zsh -n the completion
   python3-numpy python3-pil            # scripts/make-backlight-clip.py (a test clip from shared/media/people)
+  python3-pyte                         # issue #27 test oracle: ../shared/tools/term_contrast.py renders a byte stream in xterm's palette
   pkg-config
   libchafa-dev libglib2.0-dev chafa    # terminal pictures (preview modes; the chafa CLI is the bench anchor)
   libsixel-bin xvfb xterm imagemagick  # preview tests: sixel2png, xterm -ti vt340 under Xvfb, screenshots

@@ -6,6 +6,7 @@ int cnc_color_pairs(void) { return COLOR_PAIRS; }
 int cnc_lines(void) { return LINES; }
 int cnc_cols(void) { return COLS; }
 void cnc_getmaxyx(WINDOW *w, int *y, int *x) { int yy, xx; getmaxyx(w, yy, xx); *y = yy; *x = xx; }
+int cnc_getcurx(WINDOW *w) { return getcurx(w); }
 int cnc_key_f(int n) { return KEY_F(n); }
 int cnc_key_resize(void) { return KEY_RESIZE; }
 int cnc_key_backspace(void) { return KEY_BACKSPACE; }

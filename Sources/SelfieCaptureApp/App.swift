@@ -1,3 +1,4 @@
+import TerminalUI
 /// Where a command writes: stdout and stderr as closures so tests capture them.
 public struct Console: Sendable {
     public var out: @Sendable (String) -> Void
@@ -101,10 +102,12 @@ import Glibc
 extension Console {
     /// The process's stdout (fd 1) and stderr (fd 2), written with `write(2)` (retrying on EINTR
     /// and short writes).
-    public static let standard = Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) })
+    /// Messages on stderr follow a kept non-UTF-8 locale's codeset (`LocaleText`, issue #27);
+    /// stdout (JSON, events, documents) stays UTF-8.
+    public static let standard = Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0, localeText: true) })
 
-    static func writeAll(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
+    static func writeAll(_ fd: Int32, _ text: String, localeText: Bool = false) {
+        var bytes = localeText ? LocaleText.bytes(text) : Array(text.utf8)
         var off = 0
         while off < bytes.count {
             let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + off, $0.count - off) }

@@ -412,6 +412,11 @@ public final class CaptureRuntime {
                 curses.takeProbeInput(probeKeys, deadlineExpired: probed && terminalProbe.da1Attributes == nil)
                 theme = Self.themeAfterProbe(setup, probe: terminalProbe)
                 backend = curses
+                // The start-up width check (TUI-02, TUI-03): one line on the first screens and on stderr.
+                if let w = curses.widthWarning {
+                    sourceWarnings.append(w)
+                    if stringsNotice == nil { stringsNotice = "warning: " + w }
+                }
                 previewMode = setup.previewMode.resolve(probe: terminalProbe, environment: setup.environment,
                                                         colorMode: setup.theme.noColor ? .none : curses.colorMode, glyphs: curses.glyphs)
                 updateCellGeometry()
@@ -887,9 +892,10 @@ public final class CaptureRuntime {
         var context = RenderContext(backend: backend, strings: setup.strings, theme: theme, layout: setup.layout)
         context.canGoBack = machine.backGoesSomewhere
         context.reducedMotion = setup.reducedMotion
+        // Every mode draws for the measured cells, half blocks included (issue #27, IMG-03).
+        context.cellGeometry = cellGeometry
         if previewMode != .halfBlocks {
             context.previewMode = previewMode
-            context.cellGeometry = cellGeometry
             if previewMode == .symbols { context.symbolRenderer = ChafaPreview.symbols }
         }
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
@@ -925,11 +931,15 @@ public final class CaptureRuntime {
     /// The status line's figures: the source (a file by its name) and its kind, the last frame's size, the
     /// frames read per second and the screens drawn per second (both over `RateMeter`'s window
     /// of the run's clock), the colour mode, and the bytes per second curses wrote.
+    /// The mode the preview is drawn in, as the status line names it: symbols under line
+    /// spacing are drawn as (full-block) half blocks (issue #27, IMG-02).
+    var shownPreviewMode: PreviewMode { previewMode == .symbols && cellGeometry.lineSpacing ? .halfBlocks : previewMode }
+
     func statusInfo(colorMode: ColorMode) -> StatusLineInfo {
         var info = StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
                            : (setup.sourceSpec as NSString).lastPathComponent, kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue,
                        width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: sourceRate.perSecond,
-                       colorMode: colorMode, previewMode: previewMode, previewFps: drawRate.perSecond,
+                       colorMode: colorMode, previewMode: shownPreviewMode, previewFps: drawRate.perSecond,
                        bytesPerSecond: backend.bytesWritten == nil ? nil : byteRate.perSecond)
         info.latencyMs = latency.statusRange   // camera-to-screen p50...p95 (issue #16)
         return info
@@ -945,7 +955,9 @@ public final class CaptureRuntime {
         paths.append(folder.file(Manifest.resultFileName))
         paths.append(folder.file(Manifest.fileName))
         if thumbnail == nil, let still = thumbnailFrame() {
-            let img = still.rgb(covering: max(1, backend.size.cols / 3), 2 * backend.size.rows)
+            // The thumbnail's pixels in the preview's mode (a third of the screen at most).
+            let px = previewMode.sourcePixels(screen: Size(cols: max(1, backend.size.cols / 3), rows: backend.size.rows), cell: cellGeometry)
+            let img = still.rgb(covering: max(1, px.width), max(1, px.height))
             thumbnail = PreviewImage(width: img.width, height: img.height, rgb: img.pixels)
         }
         var view = ResultViewState(savedPaths: paths, durationSeconds: Double(s.durationMs) / 1000,

@@ -66,18 +66,34 @@ extension Theme {
     ///   against the dimmed outside of the oval (`overlayBackground`) and against `background`;
     ///   the progress bar's fill (`primary`) against its track (`cardBackground`).
     public func contrastPairs() -> [ContrastPair] {
-        func rgb(_ c: Color) -> RGB? { if case .rgb(let v) = c { return v } else { return nil } }
+        // A default colour counts as `assumedForeground`/`assumedBackground` when the theme says
+        // what they are (`fittedToANSI`); in a low-colour theme bold text in a base ANSI colour
+        // counts as its bright partner (`ANSIPalette.shownBold`, xterm's boldColors).
+        func rgb(_ c: Color, asBackground: Bool) -> RGB? {
+            if case .rgb(let v) = c { return v }
+            return asBackground ? assumedBackground : assumedForeground
+        }
         var out: [ContrastPair] = []
-        func add(_ name: String, _ fg: Color, _ bg: Color, _ min: Double) {
-            guard let f = rgb(fg), let b = rgb(bg) else { return }
+        func add(_ name: String, _ fg: Color, _ bg: Color, _ min: Double, bold: Bool = false, reverse: Bool = false) {
+            guard var f = rgb(fg, asBackground: false), var b = rgb(bg, asBackground: true) else { return }
+            // Bold brightens a base colour, not the terminal's default foreground.
+            if bold && lowColor, fg != .terminalDefault { f = ANSIPalette.shownBold(f) }
+            // Reverse video: the cell is filled with the foreground colour and the letters take
+            // the background colour.
+            if reverse { swap(&f, &b) }
             out.append(ContrastPair(name: name, foreground: f, background: b, minimum: min,
                                     criterion: min == Contrast.text ? "WCAG 2.1 SC 1.4.3" : "WCAG 2.1 SC 1.4.11"))
         }
-        add("text on background", text, background, Contrast.text)
-        add("primary (titles) on background", primary, background, Contrast.text)
-        add("secondary (hints, warnings) on background", secondary, background, Contrast.text)
-        let buttonText = buttonStyle().fg
-        add("button text on primary", buttonText, primary, Contrast.text)
+        func isBold(_ r: TypographyRole) -> Bool { typography[r]?.contains(.bold) ?? false }
+        add("text on background", text, background, Contrast.text, bold: isBold(.body))
+        add("primary (titles) on background", primary, background, Contrast.text, bold: isBold(.headline))
+        add("secondary (hints, warnings) on background", secondary, background, Contrast.text, bold: isBold(.title))
+        let button = buttonStyle()
+        if button.attrs.contains(.reverse) {
+            add("button text (reverse video)", button.fg, button.bg, Contrast.text, bold: button.attrs.contains(.bold), reverse: true)
+        } else {
+            add("button text on primary", button.fg, primary, Contrast.text)
+        }
         add("oval outline, valid (primary) on overlayBackground", primary, overlayBackground, Contrast.nonText)
         add("oval outline, not valid (secondary) on overlayBackground", secondary, overlayBackground, Contrast.nonText)
         add("progress bar (primary) on its track (cardBackground)", primary, cardBackground, Contrast.nonText)

@@ -129,7 +129,22 @@ public final class CursesBackend: TerminalBackend {
         maxPair = Int32(max(0, min(terminfoPairs - 1, 65_535)))
         let detected = has_colors() ? ColorQuantizer.mode(terminfoColors: terminfoColors, environment: environment) : .none
         colorMode = Self.colorMode(detected: detected, requested: colors)
-        glyphs = utf8 ? .unicode : .asciiOnly
+        // Start-up width check (TUI-02, TUI-03): a test character must take the cells the
+        // width table says; else curses is narrow-linked or the locale is not the terminal's,
+        // and the screen is drawn in ASCII with a one-line warning.
+        var widthOK = true
+        if utf8 {
+            let checks = Self.widthChecks.map { (text: $0, expected: $1, got: t.advance(of: $0)) }
+            if let bad = checks.first(where: { $0.got != $0.expected }) {
+                widthOK = false
+                widthWarning = Self.widthWarning(character: bad.text, expected: bad.expected, got: bad.got,
+                                                 locale: setlocale(LC_CTYPE, nil).map { String(cString: $0) } ?? "?")
+            }
+        } else if let cs = nl_langinfo(nl_item(CODESET)) {
+            widthWarning = nil
+            nonUTF8Codeset = String(cString: cs)
+        }
+        glyphs = utf8 && widthOK ? .unicode : .asciiOnly
 
         // Restore sequence for signals and exit (SignalGuard): attributes off, screen cleared (no
         // face left on a terminal without an alternate screen), cursor shown, keypad-transmit
@@ -194,6 +209,28 @@ public final class CursesBackend: TerminalBackend {
         _ = init_extended_pair(p, fg, bg)
         pairCache[key] = p
         return p
+    }
+
+    /// The test characters of the start-up width check and the cells each must take
+    /// (`DisplayWidth`): a two-byte Latin letter (a narrow curses counts its bytes) and an East
+    /// Asian Wide ideograph (a wrong locale gives it 1 cell or none).
+    static let widthChecks: [(String, Int)] = [("\u{E9}", 1), ("\u{65E5}", 2)]
+
+    /// The one-line warning of a failed width check.
+    static func widthWarning(character: String, expected: Int, got: Int, locale: String) -> String {
+        "the terminal library puts '\(character)' in \(got) cell\(got == 1 ? "" : "s"), not \(expected) (locale \(locale)): curses is not ncursesw or the locale does not match the terminal; drawing in ASCII"
+    }
+
+    /// The failed width check's warning (TUI-02, TUI-03), nil when it passed; the runtime shows
+    /// it on the first screens and on stderr after the screen ends.
+    public private(set) var widthWarning: String?
+    /// The locale's codeset when it is not UTF-8 (kept: `CursesTerminal.LocaleChoice`), else nil.
+    public private(set) var nonUTF8Codeset: String?
+
+    /// What a cell shows when the UI is not UTF-8: the character itself when the locale's
+    /// codeset encodes it (é in ISO-8859-1: curses writes byte E9), else `asciiFallback`.
+    static func shown(_ c: Character, encodable: (Character) -> Bool) -> Character {
+        encodable(c) ? c : asciiFallback(c)
     }
 
     /// Text a non-UTF-8 terminal can show: ASCII as is, accents dropped, a few symbols mapped,
@@ -263,7 +300,7 @@ public final class CursesBackend: TerminalBackend {
                         }
                         p = 0
                     }
-                    let shown = glyphs.ascii ? Self.asciiFallback(ch) : ch
+                    let shown = glyphs.ascii ? Self.shown(ch, encodable: nonUTF8Codeset != nil ? CursesTerminal.encodable : { $0.isASCII }) : ch
                     var n = 0
                     for s in shown.unicodeScalars where n < 4 { wbuf[n] = wchar_t(bitPattern: s.value); n += 1 }
                     wbuf[n] = 0

@@ -40,17 +40,71 @@ public final class CursesTerminal {
         _ = set_term(s)
     }
 
-    /// Sets the locale from the environment and, when its codeset is not UTF-8 (`LANG` unset or
-    /// `C`), switches `LC_CTYPE` to `C.UTF-8` if the system has it (bug report TUI-01).
+    /// What to do with the locale the environment chose (bug report TUI-01, issue #27).
+    public enum LocaleChoice: Equatable, Sendable {
+        /// Its codeset is UTF-8: draw everything.
+        case utf8
+        /// No locale chosen (`C`/`POSIX`, 7-bit ASCII: LANG unset, as in many containers):
+        /// switch `LC_CTYPE` to `C.UTF-8` when the system has it (the terminal is most likely UTF-8).
+        case switchToUTF8
+        /// A locale that names another codeset (ISO-8859-1, KOI8-R…): it is the terminal's, so
+        /// keep it; curses writes that codeset, pictures and marks fall back to ASCII and
+        /// characters it cannot encode are transliterated (`CursesBackend.shown`).
+        case keepAndDegrade
+    }
+
+    /// The decision from `LC_CTYPE`'s name and its codeset (`nl_langinfo(CODESET)`).
+    public static func localeChoice(ctype: String, codeset: String) -> LocaleChoice {
+        let cs = codeset.uppercased()
+        if cs == "UTF-8" || cs == "UTF8" { return .utf8 }
+        if ctype == "C" || ctype == "POSIX" || cs == "ANSI_X3.4-1968" || cs == "ASCII" { return .switchToUTF8 }
+        return .keepAndDegrade
+    }
+
+    /// `setlocale(LC_ALL, "")` (before curses starts, TUI-01), then `localeChoice`: in the C
+    /// locale `LC_CTYPE` becomes `C.UTF-8` if the system has it; a locale with another codeset is
+    /// kept (before issue #27 it was replaced by C.UTF-8 too, so an ISO-8859-1 xterm showed
+    /// `vidÃ©o`).
     /// - Returns: true when the resulting codeset is UTF-8 (else callers use ASCII fallbacks).
     @discardableResult
     public static func ensureUTF8Locale() -> Bool {
         setlocale(LC_ALL, "")
-        if isUTF8Codeset() { return true }
-        for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] where setlocale(LC_CTYPE, name) != nil {
-            if isUTF8Codeset() { return true }
+        let ctype = setlocale(LC_CTYPE, nil).map { String(cString: $0) } ?? "C"
+        let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
+        switch localeChoice(ctype: ctype, codeset: codeset) {
+        case .utf8: return true
+        case .keepAndDegrade:
+            LocaleText.degraded = true
+            return false
+        case .switchToUTF8:
+            for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] where setlocale(LC_CTYPE, name) != nil {
+                if isUTF8Codeset() { return true }
+            }
+            return false
         }
-        return false
+    }
+
+    /// True when the current locale's codeset can encode `c` (every scalar through wcrtomb).
+    /// Reads the process locale: call after `ensureUTF8Locale`.
+    public static func encodable(_ c: Character) -> Bool {
+        var state = mbstate_t()
+        var buf = [CChar](repeating: 0, count: 16)
+        for s in c.unicodeScalars {
+            if wcrtomb(&buf, wchar_t(bitPattern: s.value), &state) == -1 { return false }
+        }
+        return true
+    }
+
+    /// The cells curses advances for `text` written at the screen's top-left (wide API): the
+    /// start-up width check (bug reports TUI-02, TUI-03: a narrow-linked curses or a wrong
+    /// locale moves by bytes or not at all). The cell is written again by the first frame.
+    public func advance(of text: String) -> Int {
+        var wide = Array(text.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) })
+        wide.append(0)
+        _ = cnc_mvadd_cell(0, 0, wide, cnc_a_normal(), 0)
+        let x = Int(cnc_getcurx(cnc_stdscr()))
+        _ = cnc_mvadd_cell(0, 0, [wchar_t(32), 0], cnc_a_normal(), 0)
+        return x
     }
 
     static func isUTF8Codeset() -> Bool {
@@ -126,5 +180,31 @@ final class ThreadWriteCounter {
             return UInt64(String(line.dropFirst(6).drop { $0 == " " || $0 == "\t" }))
         }
         return nil
+    }
+}
+
+/// Text for a terminal whose locale is not UTF-8 (issue #27, TUI-01): the messages written on
+/// stderr after the screen are in the locale's codeset too, not UTF-8.
+public enum LocaleText {
+    /// Set by `CursesTerminal.ensureUTF8Locale` when it kept a locale whose codeset is not
+    /// UTF-8 (`LocaleChoice.keepAndDegrade`); false otherwise (UTF-8 is written as is).
+    nonisolated(unsafe) public static var degraded = false
+
+    /// `text`'s bytes: UTF-8, or in the kept locale's codeset (wcrtomb per scalar), each
+    /// character it cannot encode transliterated (`CursesBackend.asciiFallback`).
+    public static func bytes(_ text: String) -> [UInt8] {
+        guard degraded else { return Array(text.utf8) }
+        var out: [UInt8] = []
+        var state = mbstate_t()
+        var buf = [CChar](repeating: 0, count: 16)
+        for ch in text {
+            let shown = CursesTerminal.encodable(ch) ? ch : CursesBackend.asciiFallback(ch)
+            for sc in shown.unicodeScalars {
+                let n = wcrtomb(&buf, wchar_t(bitPattern: sc.value), &state)
+                if n == -1 { out.append(UInt8(ascii: "?")); continue }
+                out += buf.prefix(n).map { UInt8(bitPattern: $0) }
+            }
+        }
+        return out
     }
 }

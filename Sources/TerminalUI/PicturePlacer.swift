@@ -25,6 +25,8 @@ public final class PicturePlacer {
     private var pendingOffset = 0
     private var shown: PreviewPicture?
     private var serial = 0
+    /// The kitty image id on screen (`KittyGraphics.imageIDs`); the next picture takes the other.
+    private var kittyShownID: Int?
     /// Bytes written (pictures only), pictures started, preview frames skipped (not drained).
     public private(set) var bytesWritten: UInt64 = 0
     public private(set) var picturesSent = 0
@@ -117,7 +119,11 @@ public final class PicturePlacer {
                 name = KittyGraphics.sharedMemory(picture.image, serial: serial)
                 lastSharedMemory = name
             }
-            body = KittyGraphics.transmit(picture.image, cols: picture.rect.width, rows: picture.rect.height, sharedMemoryName: name)
+            // The new picture under the other id, then the old one deleted: never a blank between frames.
+            let id = kittyShownID.map(KittyGraphics.otherID) ?? KittyGraphics.imageID
+            body = KittyGraphics.transmit(picture.image, cols: picture.rect.width, rows: picture.rect.height, sharedMemoryName: name,
+                                          id: id, replacing: kittyShownID)
+            kittyShownID = id
         default:
             body = ChafaPreview.encode(picture, mode: mode)
         }
@@ -151,6 +157,7 @@ public final class PicturePlacer {
             unlinkUnread()
             let bytes = tmux ? TmuxPassthrough.wrap(KittyGraphics.deleteBytes) : KittyGraphics.deleteBytes
             _ = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress!, $0.count) }
+            kittyShownID = nil
         }
         shown = nil
     }

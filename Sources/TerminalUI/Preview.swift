@@ -92,6 +92,14 @@ public struct PreviewRenderer: Sendable {
     /// Draw the oval (outline, dimmed outside); false draws the image alone (the result
     /// screen's thumbnail).
     public var showsOval = true
+    /// The terminal's cell height over width (`CellGeometry.aspect`; 2 when not measured): the
+    /// picture is composed on square pixels for cells of this shape, so a circle stays round
+    /// (issue #27, bug report IMG-03: with 8×26 px cells half blocks drew it 1.6× taller).
+    public var cellAspect: Double = 2
+    /// One pixel per cell, drawn as a space on its colour, instead of two per cell with `▀`:
+    /// the fallback where line spacing leaves a gap under the glyph (bug report IMG-02,
+    /// `CellGeometry.lineSpacing`).
+    public var fullBlocks = false
 
     public init(scaleType: PreviewScaleType, mirrored: Bool, oval: OvalGeometry, outline: RGB, overlay: RGB,
                 overlayAmount: Double = 0.55, letterbox: RGB = RGB(0, 0, 0), digits: String? = nil, ring: Double? = nil,
@@ -151,10 +159,40 @@ public struct PreviewRenderer: Sendable {
     /// sampling (no row is read past the end, bug report IMG-04).
     public func render(_ image: PreviewImage?, into rect: CellRect, canvas: inout Canvas, mode: ColorMode, glyphs: Glyphs) {
         guard !rect.isEmpty else { return }
-        let gw = rect.width, gh = rect.height * 2
-        let digitScale = digits.map { self.digitScale($0, imageSize: image.map { ($0.width, $0.height) }, rect: rect) } ?? 0
-        guard let (grid, kind) = composite(image, gridWidth: gw, gridHeight: gh, lineWidth: 1, digitScale: digitScale) else { return }
-        cells(grid: grid, kind: kind, into: rect, canvas: &canvas, mode: mode, glyphs: glyphs)
+        let rowsPerCell = fullBlocks ? 1 : 2
+        let gw = rect.width, gh = rect.height * rowsPerCell
+        // Square pixels for the cells' shape: `rows · aspect` of them down (2 per cell at 2:1).
+        let sq = max(1, Int((Double(rect.height) * cellAspect).rounded()))
+        var digitScale = digits.map { self.digitScale($0, imageSize: image.map { ($0.width, $0.height) }, rect: rect) } ?? 0
+        if digitScale >= Self.minimumDigitScale { digitScale = max(Self.minimumDigitScale, digitScale * sq / (2 * rect.height)) }
+        guard let (square, squareKind) = composite(image, gridWidth: gw, gridHeight: sq, lineWidth: max(1, sq / gh),
+                                                   digitScale: digitScale) else { return }
+        let (grid, kind) = sq == gh ? (square, squareKind) : Self.resampleRows(square, squareKind, width: gw, from: sq, to: gh)
+        cells(grid: grid, kind: kind, into: rect, canvas: &canvas, mode: mode, glyphs: glyphs, rowsPerCell: rowsPerCell)
+    }
+
+    /// `grid` (`width × from` rows) averaged to `to` rows; a row that takes in digit ink or the
+    /// outline takes its colour and kind (the highest kind), so the outline never fades.
+    static func resampleRows(_ grid: [RGB], _ kind: [UInt8], width: Int, from: Int, to: Int) -> ([RGB], [UInt8]) {
+        var out = [RGB](repeating: RGB(0, 0, 0), count: width * to)
+        var outKind = [UInt8](repeating: 0, count: width * to)
+        for t in 0..<to {
+            let y0 = t * from / to, y1 = max(y0 + 1, (t + 1) * from / to)
+            for x in 0..<width {
+                var r = 0, g = 0, b = 0, n = 0, k: UInt8 = 0, marked: RGB?
+                for y in y0..<min(from, y1) {
+                    let i = y * width + x
+                    let c = grid[i]
+                    r += Int(c.r); g += Int(c.g); b += Int(c.b); n += 1
+                    if kind[i] >= 2, kind[i] >= k { marked = c }
+                    k = max(k, kind[i])
+                }
+                let o = t * width + x
+                outKind[o] = k
+                out[o] = marked ?? (n > 0 ? RGB(UInt8(r / n), UInt8(g / n), UInt8(b / n)) : RGB(0, 0, 0))
+            }
+        }
+        return (out, outKind)
     }
 
     /// The preview as a `gridWidth × gridHeight` picture of square pixels: `image` scaled
@@ -270,11 +308,21 @@ public struct PreviewRenderer: Sendable {
         return (grid, kind)
     }
 
+    /// The grey ramp of 8/16 colours: shades `░▒▓█` of ANSI white (#E5E5E5) over ANSI black,
+    /// five levels 0, ¼, ½, ¾, 1 of the luma 0…255 (Rec. 601), each at the nearest level; the
+    /// two colours exist in every 8-colour palette, so a `TERM=xterm` shows the same face.
+    static func greyCell(luma: Int) -> (Character, Style) {
+        let level = min(4, max(0, (luma * 4 + 127) / 255))
+        let ch: Character = [" ", "\u{2591}", "\u{2592}", "\u{2593}", "\u{2588}"][level]
+        return (ch, Style(fg: .rgb(ANSIPalette.xterm[7]), bg: .rgb(ANSIPalette.xterm[0])))
+    }
+
     /// Half-block cells from a `rect.width × 2·rect.height` composite.
-    func cells(grid: [RGB], kind: [UInt8], into rect: CellRect, canvas: inout Canvas, mode: ColorMode, glyphs: Glyphs) {
+    func cells(grid: [RGB], kind: [UInt8], into rect: CellRect, canvas: inout Canvas, mode: ColorMode, glyphs: Glyphs,
+               rowsPerCell: Int = 2) {
         let gw = rect.width
         for cy in 0..<rect.height {
-            let top = 2 * cy * gw, bottom = (2 * cy + 1) * gw
+            let top = rowsPerCell * cy * gw, bottom = (rowsPerCell * cy + rowsPerCell - 1) * gw
             for cx in 0..<gw {
                 let up = grid[top + cx], low = grid[bottom + cx]
                 let x = rect.x + cx, y = rect.y + cy
@@ -289,6 +337,17 @@ public struct PreviewRenderer: Sendable {
                         let ch = Self.asciiRamp[min(Self.asciiRamp.count - 1, l * Self.asciiRamp.count / 256)]
                         canvas.set(x, y, ch, Style(attrs: (k0 == 0 && k1 == 0) ? .dim : []))
                     }
+                } else if mode == .ansi16, kind[top + cx] < 2, kind[bottom + cx] < 2 {
+                    // 8/16 colours (issue #27): the picture as a grey ramp, not hue blotches.
+                    let (ch, style) = Self.greyCell(luma: (up.luma + low.luma) / 2)
+                    canvas.set(x, y, ch, style)
+                } else if mode == .ansi16, let half = glyphs.upperHalf {
+                    // The outline's or the digits' half in its colour, the picture's half grey.
+                    func grey(_ c: RGB, _ k: UInt8) -> RGB { k >= 2 ? c : ANSIPalette.xterm[c.luma >= 115 ? 7 : 0] }
+                    let u = grey(up, kind[top + cx]), l = grey(low, kind[bottom + cx])
+                    canvas.set(x, y, half, Style(fg: .rgb(u), bg: .rgb(rowsPerCell == 1 ? u : l)))
+                } else if rowsPerCell == 1 {
+                    canvas.set(x, y, " ", Style(fg: .rgb(up), bg: .rgb(up)))
                 } else if let half = glyphs.upperHalf {
                     canvas.set(x, y, half, Style(fg: .rgb(up), bg: .rgb(low)))
                 }

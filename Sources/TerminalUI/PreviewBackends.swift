@@ -37,9 +37,17 @@ extension Screens {
                         canvas: inout Canvas, mode: ColorMode, _ c: RenderContext) -> PreviewPicture? {
         guard !rect.isEmpty else { return nil }
         let halfScale = renderer.digits.map { renderer.digitScale($0, imageSize: image.map { ($0.width, $0.height) }, rect: rect) } ?? 0
+        // Half blocks (the mode, or the fallback of the others) for the measured cells; full
+        // blocks where line spacing would stripe the glyphs (IMG-02), symbols included.
+        var cellRenderer = renderer
+        cellRenderer.cellAspect = c.cellGeometry.aspect
+        cellRenderer.fullBlocks = c.cellGeometry.lineSpacing
         switch c.previewMode {
         case .halfBlocks:
-            renderer.render(image, into: rect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
+            cellRenderer.render(image, into: rect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
+            return nil
+        case .symbols where c.cellGeometry.lineSpacing:
+            cellRenderer.render(image, into: rect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
             return nil
         case .symbols:
             let g = c.cellGeometry.symbolGrid(cols: rect.width, rows: rect.height)
@@ -50,7 +58,7 @@ extension Screens {
                                                      lineWidth: max(1, g.height / (4 * rect.height)), digitScale: scale),
                   let cells = draw(PreviewImage(grid: grid, width: g.width, height: g.height), rect.width, rect.height, mode),
                   cells.count == rect.width * rect.height else {
-                renderer.render(image, into: rect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
+                cellRenderer.render(image, into: rect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
                 return nil
             }
             for y in 0..<rect.height {
@@ -61,12 +69,11 @@ extension Screens {
             }
             return nil
         case .sixel, .kitty, .iterm:
-            let rect = Self.pictureRect(rect, screenRows: c.size.rows, mode: c.previewMode)
+            var rect = Self.pictureRect(rect, screenRows: c.size.rows, mode: c.previewMode)
+            // A picture covers cells: it keeps below the status line (row 0) while that is shown (issue #27).
+            if c.statusLine != nil, rect.y == 0 { rect.y = 1; rect.height -= 1 }
             guard !rect.isEmpty else { return nil }
-            var p = c.cellGeometry.pictureSize(cols: rect.width, rows: rect.height)
-            // Sixel draws 6 pixel rows at a time and libchafa cuts its canvas to a multiple of 6
-            // rows, resampling the whole picture into it: compose at that height instead.
-            if c.previewMode == .sixel, p.height >= 6 { p.height -= p.height % 6 }
+            let p = c.cellGeometry.pictureSize(cols: rect.width, rows: rect.height)
             let scale = halfScale >= PreviewRenderer.minimumDigitScale ? halfScale * p.height / (2 * rect.height) : 0
             // The outline a quarter of a cell thick, as the half-block outline (half a cell) is
             // at most.
@@ -75,8 +82,14 @@ extension Screens {
             for y in rect.y..<rect.maxY {
                 for x in rect.x..<rect.maxX { canvas.set(x, y, " ", PreviewPicture.placeholderStyle) }
             }
+            // Sixel is shown at the size it is encoded: libchafa scales the composed picture up
+            // to the terminal's own cells, so it fills the rectangle (issue #27: at the picture's
+            // ≤ 640×480 px, 60 % of a 160×50 xterm's preview stayed black). kitty and iTerm2
+            // are stretched over the cells by the terminal.
+            let sixel = c.previewMode == .sixel
             return PreviewPicture(rect: rect, image: PreviewImage(grid: grid, width: p.width, height: p.height),
-                                  cellWidth: p.cellWidth, cellHeight: p.cellHeight)
+                                  cellWidth: sixel ? c.cellGeometry.width : p.cellWidth,
+                                  cellHeight: sixel ? c.cellGeometry.height : p.cellHeight)
         }
     }
 }

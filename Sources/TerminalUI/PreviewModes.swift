@@ -29,7 +29,9 @@ public enum PreviewModeChoice: String, Sendable, CaseIterable {
             case .kitty: return .kitty
             case .sixel: return .sixel
             case .iterm: return .iterm
-            case .none: return canSymbols && !Self.consoleFont(environment) ? .symbols : .halfBlocks
+            // 8/16 colours: the grey ramp of half-block mode (issue #27; xterm's default font
+            // lacks the sextants chafa's symbols would use).
+            case .none: return canSymbols && colorMode != .ansi16 && !Self.consoleFont(environment) ? .symbols : .halfBlocks
             }
         }
     }
@@ -88,6 +90,17 @@ public struct CellGeometry: Sendable, Equatable {
 
     /// Cell height over width (2 for the default).
     public var aspect: Double { Double(height) / Double(width) }
+
+    /// Cells at least this much taller than wide come from extra line spacing, not the font:
+    /// monospace fonts measure about 2:1 to 2.3:1 (DejaVu Sans Mono 10 pt 8×17, 2.1; xterm's
+    /// fixed 6×13, 2.17; Terminus 8×16, 2.0), while xterm's `scaleHeight: 1.5` makes 6×20,
+    /// 3.3. Block glyphs then stop short of the cell's bottom and pictures of symbols or half
+    /// blocks show stripes (bug report IMG-02).
+    public static let lineSpacingAspect = 2.6
+
+    /// True when the measured cells leave a gap under block glyphs (`lineSpacingAspect`): the
+    /// preview is drawn with full blocks (a space on its colour), one pixel per cell.
+    public var lineSpacing: Bool { measured && aspect >= Self.lineSpacingAspect }
 
     /// The square-pixel grid a symbol renderer composes for `cols × rows` cells: 4 pixels per
     /// cell across and `4 · aspect` down, so a font that is not 2:1 keeps the face's

@@ -231,7 +231,10 @@ public enum Screens {
     public static let minimumSize = Size(cols: 40, rows: 12)
 
     /// Renders `view` at `context.size`.
-    public static func render(_ view: ScreenView, context c: RenderContext) -> RenderedScreen {
+    public static func render(_ view: ScreenView, context: RenderContext) -> RenderedScreen {
+        var c = context
+        // 8/16 colours: the theme as such a terminal can show it (issue #27, `Theme.fittedToANSI`).
+        if c.colorMode == .ansi16 { c.theme = c.theme.fittedToANSI() }
         if c.size.cols < minimumSize.cols || c.size.rows < minimumSize.rows { return tooSmall(c) }
         switch view {
         case .loading(let s): return noticed(loading(s, c), c)
@@ -390,11 +393,27 @@ public enum Screens {
         // Reverse video of the terminal's own colours: readable on any background, as htop's bar.
         let style = Style(attrs: .reverse)
         canvas.fill(CellRect(x: 0, y: 0, width: c.size.cols, height: 1), style: style)
-        // Too wide (80 columns): the source's name goes first (it is in the title and the
-        // manifest), so the figures a slow link needs (preview fps, bytes/s) stay.
-        var shown = " " + text
-        if DisplayWidth.of(shown) > c.size.cols, let sep = text.range(of: " · ") { shown = " " + text[sep.upperBound...] }
-        canvas.put(DisplayWidth.truncate(shown, to: c.size.cols), x: 0, y: 0, style: style, maxX: c.size.cols)
+        canvas.put(shortenedStatus(text, cols: c.size.cols), x: 0, y: 0, style: style, maxX: c.size.cols)
+    }
+
+    /// The status line's text for `cols` columns (issue #27): the source stays first (it says
+    /// what is shown; a long name is cut in the middle to a third of the line), and the figures
+    /// after it give way while it is too wide: the frame size first, then the colour mode, then
+    /// the source's fps; what still does not fit is cut with `…`. Fields are the format's
+    /// ` · `-separated parts (`selfie_capture_status_line`), the source the first, the frame size
+    /// the second, fps the third, colours the fourth.
+    static func shortenedStatus(_ text: String, cols: Int) -> String {
+        var fields = text.components(separatedBy: " · ")
+        func joined() -> String { " " + fields.joined(separator: " · ") }
+        guard DisplayWidth.of(joined()) > cols, fields.count > 1 else { return DisplayWidth.truncate(joined(), to: cols) }
+        fields[0] = DisplayWidth.truncateMiddle(fields[0], to: max(8, cols / 3))
+        // Indexes into the original fields, dropped one at a time: size, colours, source fps.
+        for drop in [1, 3, 2] where DisplayWidth.of(joined()) > cols {
+            let original = text.components(separatedBy: " · ")
+            guard drop < original.count, let i = fields.firstIndex(of: original[drop]), i > 0 else { continue }
+            fields.remove(at: i)
+        }
+        return DisplayWidth.truncate(joined(), to: cols)
     }
 
     static func instructions(_ c: RenderContext) -> RenderedScreen {
@@ -462,14 +481,20 @@ public enum Screens {
     static func ovalMark(_ canvas: inout Canvas, valid: Bool, renderer: PreviewRenderer, image: PreviewImage?,
                          rect: CellRect, _ c: RenderContext) {
         guard !rect.isEmpty, renderer.showsOval else { return }
-        let g = renderer.geometry(imageWidth: image?.width, imageHeight: image?.height, rect: rect)
+        // The oval's top in the grid the preview was drawn on (square pixels for the measured
+        // cells: half blocks `cols × rows·aspect`, symbols `CellGeometry.symbolGrid`), as a cell.
+        let symbols = c.previewMode == .symbols && !c.cellGeometry.lineSpacing
+        let (gw, gh) = symbols ? c.cellGeometry.symbolGrid(cols: rect.width, rows: rect.height)
+            : (rect.width, max(1, Int((Double(rect.height) * c.cellGeometry.aspect).rounded())))
+        let g = renderer.geometry(imageWidth: image?.width, imageHeight: image?.height, gridWidth: gw, gridHeight: gh)
         let mark = c.glyphs.ascii ? (valid ? " OK " : " X ") : (valid ? " \u{2713} " : " \u{2717} ")
-        let y = rect.y + max(0, Int(((g.ocy - g.oay) / 2).rounded(.down)))
-        let x = rect.x + Int(g.ocx) - DisplayWidth.of(mark) / 2
+        let y = rect.y + max(0, Int(((g.ocy - g.oay) * Double(rect.height) / Double(gh)).rounded(.down)))
+        let x = rect.x + Int(g.ocx * Double(rect.width) / Double(gw)) - DisplayWidth.of(mark) / 2
         guard y < rect.maxY, x >= rect.x, x + DisplayWidth.of(mark) <= rect.maxX else { return }
         let color = valid ? c.theme.primary : c.theme.secondary
         let style = c.theme.noColor || c.colorMode == .none
             ? Style(attrs: valid ? [.bold, .reverse] : [.bold])
+            : c.theme.lowColor ? Style(fg: color, bg: c.theme.background, attrs: [.bold, .reverse])
             : Style(fg: c.theme.background == .terminalDefault ? .rgb(RGB(0, 0, 0)) : c.theme.background, bg: color, attrs: .bold)
         canvas.put(mark, x: x, y: y, style: style, maxX: rect.maxX)
     }
@@ -482,15 +507,21 @@ public enum Screens {
         guard renderer.showsOval else { return }
         var img = picture.image
         let g = renderer.geometry(imageWidth: image?.width, imageHeight: image?.height, gridWidth: img.width, gridHeight: img.height)
-        let scale = max(1, picture.cellHeight / 6)
+        // The picture's own cell height (the composed grid's, not the terminal's: a sixel's
+        // cells are scaled up when encoded).
+        let cellH = max(1, img.height / max(1, picture.rect.height))
+        let scale = max(1, cellH / 6)
         let b = BigDigits.bitmap(valid ? "\u{2713}" : "\u{2717}", scale: scale)
         let pad = scale
         let w = b.width + 2 * pad, h = b.height + 2 * pad
         let x0 = Int(g.ocx.rounded()) - w / 2
-        let y0 = max(0, Int(((g.ocy - g.oay) / 2).rounded(.down)) - h / 2)
+        // Centred on the oval's top in the picture's own pixels (issue #27: halving them, as
+        // for the half-block grid, floated it about 4 rows above the oval).
+        let y0 = max(0, Int((g.ocy - g.oay).rounded(.down)) - h / 2)
         guard x0 >= 0, x0 + w <= img.width, y0 + h <= img.height, img.rgb.count >= img.width * img.height * 3 else { return }
-        let box = rgb(valid ? c.theme.primary : c.theme.secondary, fallback: valid ? RGB(255, 255, 255) : RGB(128, 128, 128))
-        let ink = rgb(c.theme.background, fallback: RGB(0, 0, 0))
+        let box = rgb(valid ? c.theme.primary : c.theme.secondary,
+                      fallback: c.theme.assumedForeground ?? (valid ? RGB(255, 255, 255) : RGB(128, 128, 128)))
+        let ink = rgb(c.theme.background, fallback: c.theme.assumedBackground ?? RGB(0, 0, 0))
         for y in 0..<h {
             for x in 0..<w {
                 let on = b[x - pad, y - pad]
@@ -520,15 +551,14 @@ public enum Screens {
         // Preview and oval: the outline follows the face's state from the first judged frame,
         // before Start too; the countdown's digits go inside the oval when it holds them, and the
         // recording's progress runs round it as a ring.
-        let primary = rgb(theme.primary, fallback: RGB(0x4F, 0xC3, 0xF7))
-        let outline = s.isValid == false ? rgb(theme.secondary, fallback: RGB(0xFF, 0xB7, 0x4D)) : primary
+        let primary = rgb(theme.primary, fallback: theme.assumedForeground ?? RGB(0x4F, 0xC3, 0xF7))
+        let outline = s.isValid == false ? rgb(theme.secondary, fallback: theme.assumedForeground ?? RGB(0xFF, 0xB7, 0x4D)) : primary
         let renderer = PreviewRenderer(scaleType: s.scaleType, mirrored: s.mirrored, oval: s.oval, outline: outline,
-                                       overlay: rgb(theme.overlayBackground, fallback: RGB(0, 0, 0)), digits: digits,
+                                       overlay: rgb(theme.overlayBackground, fallback: theme.assumedBackground ?? RGB(0, 0, 0)), digits: digits,
                                        ring: recording ? s.progress : nil, accent: primary,
                                        ringTrack: rgb(theme.cardBackground, fallback: RGB(0x60, 0x60, 0x60)))
         let mode: ColorMode = theme.noColor ? .none : c.colorMode
-        let previewRect = c.previewMode == .halfBlocks ? PreviewRenderer.previewRect(in: frames.preview)
-            : PreviewRenderer.previewRect(in: frames.preview, cellAspect: c.cellGeometry.aspect)
+        let previewRect = PreviewRenderer.previewRect(in: frames.preview, cellAspect: c.cellGeometry.aspect)
         var picture = preview(renderer, s.image, into: previewRect, canvas: &canvas, mode: mode, c)
         if let valid = s.isValid {
             // A pixel mode's picture covers the cells: its mark is painted into the picture.
@@ -667,18 +697,21 @@ public enum Screens {
         let exitText = c.strings.text("selfie_capture_result_exit")
         var y = c.size.rows >= 20 ? 2 : 0
         y = Widgets.paragraph(&canvas, title, rect: r, y: y, maxLines: 1, style: c.theme.style(.headline, fg: c.theme.primary)) + 1
+        var picture: PreviewPicture?
         if let img = s.thumbnail {
             // Left column: at most a third of the width, the image's aspect in square pixels.
             let rows = max(1, c.size.rows - y - 2)
             let aspect = Double(img.width) / Double(max(1, img.height))
-            let w = max(1, min(c.size.cols / (c.size.cols < 60 ? 4 : 3), Int((Double(rows * 2) * aspect).rounded())))
-            let h = max(1, min(rows, Int((Double(w) / aspect / 2).rounded())))
+            let cell = c.cellGeometry.aspect
+            let w = max(1, min(c.size.cols / (c.size.cols < 60 ? 4 : 3), Int((Double(rows) * cell * aspect).rounded())))
+            let h = max(1, min(rows, Int((Double(w) / aspect / cell).rounded())))
             let rect = CellRect(x: r.x, y: y, width: w, height: h)
             let renderer = PreviewRenderer(scaleType: .fit, mirrored: s.mirrored, oval: .standard, outline: RGB(0, 0, 0),
                                            overlay: RGB(0, 0, 0), overlayAmount: 0)
             var thumb = renderer
             thumb.showsOval = false
-            thumb.render(img, into: rect, canvas: &canvas, mode: c.theme.noColor ? .none : c.colorMode, glyphs: c.glyphs)
+            // Drawn like the preview (issue #27): a picture in a pixel mode, symbols, half blocks.
+            picture = preview(thumb, img, into: rect, canvas: &canvas, mode: c.theme.noColor ? .none : c.colorMode, c)
             r = CellRect(x: rect.maxX + 2, y: r.y, width: max(1, r.maxX - rect.maxX - 2), height: r.height)
         }
         // The plain renderer gets the whole paths; the screen shortens them to its width.
@@ -708,13 +741,52 @@ public enum Screens {
             return body
         }
         let textWidth = r.width
-        for line in lines({ DisplayWidth.truncateMiddle($0, to: max(8, textWidth - $1)) }) where y < c.size.rows - 2 {
-            y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(3, c.size.rows - 2 - y)), style: c.theme.style(.body),
-                                  centered: s.thumbnail == nil)
+        // Whole paths when the free rows hold them (each line in at most 3 rows, a path broken
+        // after `/` or `-`; issue #27: at 80×24 the folder was shortened with 10 rows empty
+        // below), else each line on its own, paths shortened from the middle.
+        let whole = lines { p, _ in p }
+        let wrapped = whole.map { Self.wrapPath($0, width: textWidth) }
+        let fitsWhole = c.size.rows >= 20 && wrapped.allSatisfy { $0.count <= 3 } && y + wrapped.map(\.count).reduce(0, +) <= c.size.rows - 2
+        if fitsWhole {
+            for row in wrapped.joined() {
+                if s.thumbnail == nil { canvas.putCentered(row, in: r, y: y, style: c.theme.style(.body)) } else {
+                    canvas.put(row, x: r.x, y: y, style: c.theme.style(.body), maxX: r.maxX)
+                }
+                y += 1
+            }
+        } else {
+            for line in lines({ DisplayWidth.truncateMiddle($0, to: max(8, textWidth - $1)) }) where y < c.size.rows - 2 {
+                y = Widgets.paragraph(&canvas, line, rect: r, y: y, maxLines: max(1, min(3, c.size.rows - 2 - y)), style: c.theme.style(.body),
+                                      centered: s.thumbnail == nil)
+            }
         }
         canvas.putCentered(exitText, in: full(c), y: c.size.rows - 1, style: c.theme.style(.label))
-        let plain = lines { p, _ in p }
-        return RenderedScreen(canvas: canvas, lines: [title] + plain + [exitText], status: nil)
+        var screen = RenderedScreen(canvas: canvas, lines: [title] + whole + [exitText], status: nil)
+        screen.picture = picture
+        return screen
+    }
+
+    /// `text` in lines of at most `width` cells, nothing lost: each line broken after the last
+    /// space, `/` or `-` that fits (a path breaks between its folders), else at the width.
+    static func wrapPath(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var out: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var rest = Substring(line)
+            while DisplayWidth.of(String(rest)) > width {
+                // The longest prefix that fits, then back to its last break character.
+                var cut = rest.startIndex, w = 0
+                while cut < rest.endIndex, w + DisplayWidth.of(rest[cut]) <= width { w += DisplayWidth.of(rest[cut]); cut = rest.index(after: cut) }
+                let head = rest[..<cut]
+                if let b = head.lastIndex(where: { $0 == "/" || $0 == "-" || $0 == " " }), b > head.startIndex {
+                    cut = rest.index(after: b)
+                }
+                out.append(String(rest[..<cut]).trimmingCharacters(in: .whitespaces))
+                rest = rest[cut...].drop { $0 == " " }
+            }
+            out.append(String(rest))
+        }
+        return out
     }
 
     /// Why the capture restarted: "You moved: hold still", "Face lost", "Too dark", else

@@ -38,6 +38,14 @@ public struct Theme: Sendable, Equatable {
     public var pictograms: [Pictogram: [String]]
     /// True when `NO_COLOR` is set: no colours anywhere.
     public var noColor: Bool
+    /// True for a theme fitted to 8/16 colours (`fittedToANSI`): buttons and the oval's mark
+    /// are reverse video, and bold text in a base colour counts as its bright partner.
+    public var lowColor = false
+    /// What the terminal's default foreground and background are taken to be where the theme
+    /// uses them (`fittedToANSI`: xterm's black on white, or white on black); nil: unknown, and
+    /// pairs with a default colour are left out of `contrastPairs`.
+    public var assumedForeground: RGB?
+    public var assumedBackground: RGB?
 
     public static let defaultTypography: [TypographyRole: Attributes] = [.headline: .bold, .title: .bold, .body: [], .label: .dim]
 
@@ -106,7 +114,7 @@ public struct Theme: Sendable, Equatable {
 
     /// A button: reversed when there is no colour, else text on the primary colour.
     public func buttonStyle() -> Style {
-        noColor ? Style(attrs: [.reverse, .bold]) : Style(fg: background == .terminalDefault ? .rgb(RGB(0, 0, 0)) : background,
+        noColor ? Style(attrs: [.reverse, .bold]) : lowColor ? Style(fg: text, bg: background, attrs: [.reverse, .bold]) : Style(fg: background == .terminalDefault ? .rgb(RGB(0, 0, 0)) : background,
                                                            bg: primary, attrs: typography[.title] ?? .bold)
     }
 }

@@ -95,3 +95,43 @@ import TestSupport
         }
     }
 }
+
+extension XtermContrastTests {
+    /// Issue #27: `xterm` with its defaults (TERM=xterm: 8 colours; black on white), `--source
+    /// demo`: the text beside the preview (title, duration, Start, keys) has ink ≥ 4.5:1 on its
+    /// background in the screenshot (was bright cyan on grey90, about 1.0:1).
+    @Test(.enabled(if: tools && Harness.binary != nil, "needs Xvfb, xterm, xwd, ImageMagick convert, tmux and the binary"))
+    func defaultXtermWith8ColoursIsReadable() throws {
+        let bin = try #require(Harness.binary)
+        let demo = TestSupport.projectRoot().appendingPathComponent("Resources/demo/astronaut.png").path
+        try #require(FileManager.default.fileExists(atPath: demo), "Resources/demo (make setup)")
+        let dir = Harness.tempDir("xterm-8")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let display = ":\(60 + Int(getpid() % 50))"
+        let events = dir + "/events.jsonl"
+        let session = try TmuxSession(cols: 120, rows: 10)
+        defer { session.kill() }
+        try session.type("Xvfb \(display) -screen 0 1000x700x24 -nolisten tcp 2>/dev/null & echo xvfb-started")
+        let app = "env -u COLORFGBG -u COLORTERM TERM=xterm LANG=C.UTF-8 \(bin) --source demo --output \(dir)/out --events \(events) --keys 'enter; enter; wait-for cameraReady; wait 60s'"
+        try session.type("sleep 1; DISPLAY=\(display) xterm -fa 'DejaVu Sans Mono' -fs 10 -geometry 100x30+0+0 -e sh -c \"\(app)\" &")
+        defer { _ = try? session.type("kill %2 %1") }
+        #expect(session.waitUntil(60) { eventLogContains(events, "cameraReady") }, "\(session.dump())")
+        usleep(1_500_000)
+        let ppm = dir + "/shot.ppm"
+        let shot = try Harness.run("/bin/sh", ["-c", "xwd -root -silent -display \(display) | convert xwd:- -depth 8 ppm:\(ppm)"], timeout: 60)
+        #expect(shot.code == 0, "\(shot.err)")
+        let img = try #require(Image(ppm: try Data(contentsOf: URL(fileURLWithPath: ppm))))
+        var winW = 0, winH = 0
+        for y in 0..<img.height { for x in 0..<img.width where img.rgb(x, y) != 0 { winW = max(winW, x + 1); winH = max(winH, y + 1) } }
+        let x0 = winW * 65 / 100, x1 = winW - 4
+        var checked = 0
+        for band in 0..<10 {
+            let y0 = max(4, winH * band / 10), y1 = min(winH - 4, winH * (band + 1) / 10)
+            guard let c = Self.inkContrast(img, x0: x0, x1: x1, y0: y0, y1: y1) else { continue }
+            checked += 1
+            print("default xterm (8 colours), band \(band): ink #\(String(c.ink, radix: 16)) on #\(String(c.bg, radix: 16)): \(String(format: "%.2f", c.ratio)):1")
+            #expect(c.ratio >= 4.5, "band \(band): ink #\(String(c.ink, radix: 16)) on #\(String(c.bg, radix: 16)): \(c.ratio):1")
+        }
+        #expect(checked >= 2, "no text found beside the preview (window \(winW)×\(winH))")
+    }
+}

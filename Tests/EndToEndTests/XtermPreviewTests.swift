@@ -156,3 +156,59 @@ extension PreviewImage {
         self.init(width: p.width, height: p.height, rgb: p.rgb)
     }
 }
+
+extension XtermPreviewTests {
+    /// Issue #27: kitty without shared memory (`SSH_CONNECTION` set: the pixels travel in the
+    /// stream, zlib-compressed) on a moving video: in a series of 20 screenshots the picture is
+    /// visible in every one (it was in 5 of 20 when each frame replaced image 1, which blanked
+    /// it for the whole upload). Visible: at least a fifth of the preview's area is lit (any
+    /// channel above 40; a blank preview is the placeholders' near-black).
+    @Test(.enabled(if: kittyReady && TestSupport.shared("media/approach.avi") != nil, "needs kitty, Xvfb, ImageMagick and ../shared/media/approach.avi"))
+    func kittyStreamPictureVisibleInEveryShot() throws {
+        let bin = try #require(Harness.binary), src = try #require(TestSupport.shared("media/approach.avi"))
+        let dir = Harness.tempDir("sc-kitty-stream")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let display = 95
+        let script = """
+        set -u
+        cd '\(dir)'
+        Xvfb :\(display) -screen 0 800x600x24 -nolisten tcp >/dev/null 2>&1 & XP=$!
+        trap 'kill $TP 2>/dev/null; kill $XP 2>/dev/null' EXIT
+        for i in $(seq 100); do [ -e /tmp/.X11-unix/X\(display) ] && break; sleep 0.05; done
+        DISPLAY=:\(display) LIBGL_ALWAYS_SOFTWARE=1 kitty --config NONE -o remember_window_size=no -o initial_window_width=80c \
+          -o initial_window_height=24c -o background=#000000 env -u NO_COLOR -u COLORTERM LANG=C.UTF-8 SSH_CONNECTION='10.0.0.1 5 10.0.0.2 22' \
+          '\(bin)' capture --source '\(src)' --loop --no-instructions --camera-consent --preview-mode kitty \
+          --events ev.jsonl --output out >/dev/null 2>&1 & TP=$!
+        for i in $(seq 300); do grep -q cameraReady ev.jsonl 2>/dev/null && break; sleep 0.05; done
+        sleep 2
+        for i in $(seq 20); do
+          DISPLAY=:\(display) import -window root -depth 8 ppm:shot-$i.ppm 2>/dev/null
+          sleep 0.3
+        done
+        """
+        let r = try Harness.run("/bin/bash", ["-c", script], timeout: 120)
+        #expect(r.code == 0, "\(r.err)")
+        // The preview: the left part of the terminal window, below the first rows (the side
+        // layout at 80×24 puts it on the left); the window is the non-black bounding box.
+        var visible = 0, lines: [String] = []
+        for i in 1...20 {
+            guard let s = PreviewImage(ppm: dir + "/shot-\(i).ppm") else { lines.append("shot \(i): missing"); continue }
+            var winW = 0, winH = 0
+            for y in 0..<s.height { for x in 0..<s.width {
+                let p = (y * s.width + x) * 3
+                if s.rgb[p] > 8 || s.rgb[p + 1] > 8 || s.rgb[p + 2] > 8 { winW = max(winW, x + 1); winH = max(winH, y + 1) }
+            } }
+            let x1 = max(1, winW * 55 / 100), y0 = winH / 10, y1 = max(y0 + 1, winH * 9 / 10)
+            var lit = 0
+            for y in y0..<y1 { for x in 0..<x1 {
+                let p = (y * s.width + x) * 3
+                if s.rgb[p] > 40 || s.rgb[p + 1] > 40 || s.rgb[p + 2] > 40 { lit += 1 }
+            } }
+            let share = Double(lit) / Double(x1 * (y1 - y0))
+            lines.append("shot \(i): \(Int(share * 100)) % lit")
+            if share >= 0.2 { visible += 1 }
+        }
+        print("kitty stream: picture visible in \(visible) of 20 (\(lines.joined(separator: ", ")))")
+        #expect(visible == 20, "\(lines)")
+    }
+}

@@ -154,3 +154,64 @@ import TestSupport
         #expect(!a.joined().contains(" s"))
     }
 }
+
+/// Issue #27: the themes at 8 and 16 colours, checked as xterm shows them (its default palette,
+/// bold base colours drawn bright, default colours black on white or white on black).
+@Suite struct LowColorThemeTests {
+    static let base = Array(ANSIPalette.xterm.prefix(8))
+
+    @Test func everyBuiltInThemeMeetsAAIn8And16Colours() {
+        for (name, theme) in Theme.builtIn {
+            let t = theme.fittedToANSI()
+            let pairs = t.contrastPairs()
+            #expect(pairs.count == 7, "\(name): every pair checked, defaults included")
+            for p in pairs { #expect(p.passes, "\(name) at 8/16 colours: \(p)") }
+            // Only the eight base colours or the terminal's default: the same at TERM=xterm (8) and 16.
+            for c in [t.primary, t.secondary, t.cardBackground, t.overlayBackground, t.text, t.background] {
+                if case .rgb(let v) = c { #expect(Self.base.contains(v), "\(name): \(v) is not a base ANSI colour") }
+            }
+            #expect(t.primary != t.secondary, "\(name): the oval's two states differ")
+        }
+    }
+
+    /// The issue's xterm: the old quantisation drew the light theme's bold titles in bright cyan
+    /// on grey90 (#00FFFF on #E5E5E5, 1.0:1) and the button white on #00CDCD (2.0:1).
+    @Test func lightThemeUsesDefaultColoursAndReverseVideoNotCyan() {
+        let t = Theme.light.fittedToANSI()
+        #expect(t.text == .terminalDefault && t.background == .terminalDefault && t.primary == .terminalDefault)
+        #expect(t.buttonStyle().attrs.contains(.reverse))
+        // The hints' colour is the one base colour that stays ≥ 4.5:1 on white when bold: blue,
+        // drawn #5C5CFF (4.75:1, WCAG formula).
+        #expect(t.secondary == .rgb(RGB(0, 0, 0xEE)))
+        let hint = t.contrastPairs().first { $0.name.hasPrefix("secondary") }
+        #expect(hint?.foreground == RGB(0x5C, 0x5C, 0xFF))
+        #expect(abs((hint?.ratio ?? 0) - 4.75) < 0.01)
+        // The old mapping, for the record: nearest-colour cyan for #1565C0's titles fails.
+        #expect(Contrast.ratio(ANSIPalette.shownBold(ColorQuantizer.ansi16[6]), ColorQuantizer.ansi16[7]) < 1.1)
+    }
+
+    /// The screens get the fitted theme at 16 colours: the capture screen's title is drawn in the
+    /// default colour and the preview is a grey ramp of shades of ANSI white over black.
+    @Test func captureScreenAt16ColoursIsGreyRampAndDefaultText() {
+        var px = [UInt8]()
+        for i in 0..<(64 * 48) {
+            let v = UInt8(i % 64 * 4)
+            px += [v, v, v]
+        }
+        let img = PreviewImage(width: 64, height: 48, rgb: px)
+        var s = CaptureViewState(image: img)
+        s.isValid = true
+        let c = RenderContext(size: Size(cols: 80, rows: 24), strings: StubStrings(locale: "en"), theme: .light, colorMode: .ansi16)
+        let screen = Screens.render(.capture(s), context: c)
+        var colours = Set<Color>()
+        var shades = Set<Character>()
+        for y in 0..<24 { for x in 0..<80 {
+            let cell = screen.canvas[x, y]
+            colours.insert(cell.style.fg); colours.insert(cell.style.bg)
+            if let ch = cell.text, "░▒▓█".contains(ch) { shades.insert(ch) }
+        } }
+        for col in colours { if case .rgb(let v) = col { #expect(Self.base.contains(v), "\(v) is not a base ANSI colour") } }
+        #expect(shades.count >= 3, "grey ramp levels drawn: \(shades)")
+        #expect(!colours.contains(.rgb(RGB(0, 0xCD, 0xCD))), "no cyan")
+    }
+}

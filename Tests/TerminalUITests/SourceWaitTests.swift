@@ -30,16 +30,34 @@ import TestSupport
     }
 }
 
-/// The status line at 80 columns keeps the figures a slow link needs (preview fps, bytes/s):
-/// the source's name goes first when the whole line does not fit (new-user trial of #19).
+/// The status line at 80 columns keeps the figures a slow link needs (preview fps, bytes/s)
+/// (new-user trial of #19), and the source stays first at every width (issue #27: at 100
+/// columns it began " 640×480 · 30.0 fps…"): the figures after it give way instead.
 @Suite struct StatusLineWidthTests {
-    @Test(arguments: [80, 132])
+    @Test(arguments: [80, 100, 132])
     func keepsTheFigures(cols: Int) {
         var ctx = RenderContext(size: Size(cols: cols, rows: 24), strings: ProjectStrings.en, theme: .dark)
-        ctx.statusLine = StatusLineInfo(source: "approach.avi", kind: "file", width: 640, height: 480, fps: 15.0,
-                                        colorMode: .palette256, previewFps: 15.0, bytesPerSecond: 27_000)
+        var info = StatusLineInfo(source: "approach.avi", kind: "file", width: 640, height: 480, fps: 15.0,
+                                  colorMode: .palette256, previewFps: 15.0, bytesPerSecond: 27_000)
+        info.latencyMs = 40...85
+        ctx.statusLine = info
         let top = Screens.render(.capture(CaptureViewState(phase: .positioning)), context: ctx).canvas.textRows()[0]
-        #expect(top.contains("kB/s") && top.contains("15.0 fps"), "'\(top)'")
-        #expect(top.contains("approach.avi") == (cols >= 100), "'\(top)'")
+        #expect(top.hasPrefix(" approach.avi (file) · "), "'\(top)'")
+        #expect(top.contains("kB/s") && top.contains("preview half-blocks 15.0 fps"), "'\(top)'")
+        #expect(DisplayWidth.of(top) <= cols)
+        // What gives way first is the frame size, then the colour mode.
+        if cols >= 132 { #expect(top.contains("640×480") && top.contains("colours 256") && top.contains("latency 40/85 ms"), "'\(top)'") }
+        if cols <= 100 { #expect(!top.contains("640×480"), "'\(top)'") }
+    }
+
+    /// A long source name is cut in the middle to a third of the line, still first.
+    @Test func longSourceIsShortenedInTheMiddle() {
+        let long = "/media/recordings/2026/december/operator-session-0042/approach-take-7.avi"
+        let text = "\(long) (file) · 640×480 · 30.0 fps · colours 16 · preview sixel 15.0 fps · 1.25 MB/s"
+        let s = Screens.shortenedStatus(text, cols: 100)
+        #expect(s.hasPrefix(" /media/"), "'\(s)'")
+        #expect(s.contains("…"), "'\(s)'")
+        #expect(s.contains("1.25 MB/s"), "'\(s)'")
+        #expect(DisplayWidth.of(s) <= 100)
     }
 }

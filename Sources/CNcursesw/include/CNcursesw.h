@@ -19,6 +19,8 @@ int cnc_color_pairs(void);
 int cnc_lines(void);
 int cnc_cols(void);
 void cnc_getmaxyx(WINDOW *w, int *y, int *x);
+/// getcurx (a macro): the cursor's column in `w`.
+int cnc_getcurx(WINDOW *w);
 int cnc_key_f(int n);
 int cnc_key_resize(void);
 int cnc_key_backspace(void);

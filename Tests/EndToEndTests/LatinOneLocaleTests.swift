@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue #27, bug report TUI-01: under a real ISO-8859-1 locale (compiled here with
+/// `localedef -i fr_FR -f ISO-8859-1` into a private LOCPATH) the app writes what that
+/// terminal can show: `vidéo` as Latin-1 (é = byte E9), never UTF-8 (C3 A9, which such a
+/// terminal shows as `vidÃ©o`); characters Latin-1 lacks are transliterated (’ → ').
+@Suite(.serialized) struct LatinOneLocaleTests {
+    static let bin = Harness.binary
+    static let demoPhoto = FileManager.default.fileExists(
+        atPath: TestSupport.projectRoot().appendingPathComponent("Resources/demo/astronaut.png").path)
+    static let ready = bin != nil && TmuxSession.tmux != nil && demoPhoto && Harness.tool("localedef") != nil
+        && Harness.tool("script") != nil && FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/fr_FR")
+
+    static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard hay.count >= needle.count else { return false }
+        return (0...(hay.count - needle.count)).contains { hay[$0..<$0 + needle.count].elementsEqual(needle) }
+    }
+
+    @Test(.enabled(if: ready, "needs tmux, script, localedef with /usr/share/i18n (Debian locales), the binary and Resources/demo"))
+    func tui01_latin1LocaleGetsLatin1Bytes() throws {
+        let bin = try #require(Self.bin)
+        let dir = Harness.tempDir("sc-latin1")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let loc = dir + "/locales"
+        try FileManager.default.createDirectory(atPath: loc, withIntermediateDirectories: true)
+        let made = try Harness.run(try #require(Harness.tool("localedef")), ["-i", "fr_FR", "-f", "ISO-8859-1", loc + "/fr_FR.ISO-8859-1"], timeout: 120)
+        #expect(made.code == 0, "localedef: \(made.err)")
+        let t = try TmuxSession(cols: 80, rows: 24)
+        defer { t.kill() }
+        let raw = dir + "/raw"
+        let app = "env LOCPATH='\(loc)' LANG=fr_FR.ISO-8859-1 LC_ALL= TERM=xterm-256color '\(bin)' --source demo --locale fr --output '\(dir)/out'"
+        try t.type("script -q -f -c \"\(app)\" '\(raw)'; echo EXIT=$?")
+        let vidEo: [UInt8] = [0x76, 0x69, 0x64, 0xE9, 0x6F]   // "vidéo" in ISO-8859-1
+        var bytes: [UInt8] = []
+        #expect(t.waitUntil(60) {
+            bytes = (try? Array(Data(contentsOf: URL(fileURLWithPath: raw)))) ?? []
+            return Self.contains(bytes, vidEo)
+        }, "no Latin-1 'vidéo' in \(bytes.count) bytes; screen: \(t.dump())")
+        try t.keys("q")
+        #expect(try t.waitFor("EXIT="), "screen: \(t.dump())")
+        bytes = try Array(Data(contentsOf: URL(fileURLWithPath: raw)))
+        #expect(!Self.contains(bytes, [0xC3, 0xA9]), "é written as UTF-8")
+        #expect(!Self.contains(bytes, [0xE2, 0x80, 0x99]), "’ written as UTF-8")
+    }
+}
