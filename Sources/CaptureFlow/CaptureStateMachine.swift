@@ -152,6 +152,8 @@ public enum Effect: Sendable, Equatable {
 public struct FlowSettings: Sendable, Equatable {
     public var session: SessionConfig
     public var options: CaptureOptions
+    /// `--challenge` (issue #25): the head turns asked after the still part of the recording.
+    public var challenge: ChallengePlan?
     /// `--camera-consent`: skip the permission screen.
     public var cameraConsent: Bool
     /// False with the null and plain renderers: the result screen, and a failed screen that
@@ -314,6 +316,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private var timerStartMs = 0
     /// Set by Try again while the camera has sent no frame yet: start when it does.
     private var startWhenReady = false
+    /// The active challenge of this attempt (issue #25, `CaptureStateMachine+Challenge.swift`):
+    /// started when the still part of the recording is complete; nil without one.
+    public internal(set) var challenge: ChallengeJudge?
 
     public init(settings: FlowSettings = FlowSettings()) {
         self.settings = settings
@@ -445,7 +450,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     // MARK: screens
 
-    private func emit(_ name: EventName, _ fields: [EventField] = []) -> Effect {
+    func emit(_ name: EventName, _ fields: [EventField] = []) -> Effect {
         .emit(FlowEvent(name, tMs: nowMs, fields: fields))
     }
 
@@ -475,6 +480,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func resetAttempt() {
+        challenge = nil   // issue #25
         patience = QualityPatience(windowMs: settings.qualityPatienceMs)
         guidance = nil; countdownRemaining = nil; recordingProgress = 0
         invalidSinceMs = nil; invalidHint = nil; restartedAtMs = nil; faceLosses = 0
@@ -584,7 +590,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return effects
         default: return effects
         }
-        let accepted = patience.update(g, nowMs: nowMs)
+        // Issue #25: while a challenge step runs, turning is the instruction (see the extension).
+        let tolerated = challengeTolerant(g)
+        let accepted = challengeRunning ? [] : patience.update(tolerated, nowMs: nowMs)
         if !accepted.isEmpty {
             effects.append(emit(.qualityAccepted, [
                 EventField("shortfalls", .array(accepted.map { s in .object([
@@ -596,7 +604,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
                 EventField("patienceMs", .int(settings.qualityPatienceMs ?? 0)), EventField("attempt", .int(attempt)),
             ]))
         }
-        let g = patience.effective(g)
+        let g = patience.effective(tolerated)
         guidance = g
         effects.append(emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
                                               EventField("hint", .string(g.hint.rawValue))]))
@@ -626,6 +634,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         case .recording:
             if !g.isValid { effects += invalidFrame(g) }
             if phase == .recording { effects += recordedFrame(g) }
+            if phase == .recording { effects += challengeObserve(g) }   // issue #25
         default: break
         }
         return effects
@@ -670,6 +679,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     private mutating func restart(because reason: Hint) -> [Effect] {
         let from = phase
+        challenge = nil   // issue #25: a restarted recording starts its challenge again
         phase = .positioning
         restartReason = reason
         restartedAtMs = nowMs
@@ -731,7 +741,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private mutating func advanceRecording(reportProgress: Bool) -> [Effect] {
         let elapsed = nowMs - recordingStartMs
         let p = min(1, Double(max(0, elapsed)) / Double(recordingDurationMs))
-        if p >= 1 { return finishRecording() }
+        if p >= 1 { return challengeOrFinish() }   // issue #25: the challenge, if any, first
         let rounded = (p * 1000).rounded() / 1000
         guard reportProgress, rounded > recordingProgress else { return [] }
         recordingProgress = rounded
@@ -743,7 +753,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
          emit(.faceCaptureProgress, [EventField("progress", .double(p))])]
     }
 
-    private mutating func finishRecording() -> [Effect] {
+    mutating func finishRecording() -> [Effect] {
         var effects: [Effect] = recordingProgress < 1 ? progressEvents(1) : []
         recordingProgress = 1
         phase = .finished
@@ -766,7 +776,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private func exitCode(for reason: FailureReason) -> FlowExit {
         switch reason {
         case .camera: return .cameraUnavailable
-        case .sourceEnded, .timeout, .faceLost: return .timedOut
+        case .sourceEnded, .timeout, .faceLost, .challengeFailed: return .timedOut
         }
     }
 
@@ -775,7 +785,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     ///   a looping source that started over); Try again is offered only if attempts remain too.
     ///   A final failure ends the run at once when nobody answers the failed screen
     ///   (`interactive` false), and a final timeout always does (as before attempts existed).
-    private mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Effect] {
+    mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Effect] {
         guard screen != .result, screen != .failed else { return [] }
         let abort: [Effect] = isRecording ? [.abortRecording] : []
         failure = reason

@@ -42,6 +42,7 @@ public struct Guidance: Sendable, Equatable {
         r.shortfalls = j.shortfalls
         r.eyesOpen = a.eyesOpen
         r.eyesOpenLimit = a.eyesOpenLimit
+        if a.faces.count == 1 { r.yaw = a.faces[0].yaw; r.pitch = a.faces[0].pitch }   // issue #25
         // The oval follows the debounced hint, not the frame, and changes at most 3 times a second.
         r.ovalValid = ovalLimiter.update(hint == .holdStill, nowMs: a.timestampMs)
         return r

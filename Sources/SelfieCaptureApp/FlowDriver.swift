@@ -13,6 +13,8 @@ public struct FlowDriver {
     /// (`endsAttempt`) is written; the event it returns (the runtime's `frameCounts`) is
     /// written first, so the flow's own last events stay last.
     public var beforeAttemptEnds: ((Int) -> FlowEvent?)?
+    /// Sees every event the machine emits, after it was logged (`--keep-failed`, issue #25).
+    public var observeEvent: ((FlowEvent) -> Void)?
     /// The events that end an attempt: success, failure, or the user cancelling.
     public static let endsAttempt: Set<EventName> = [.faceCaptureSuccess, .faceCaptureFailed, .cancelled]
 
@@ -38,6 +40,7 @@ public struct FlowDriver {
                     }
                     log?.write(ev)
                     player?.observe(ev.name)
+                    observeEvent?(ev)
                 } else {
                     out.append(effect)
                 }
