@@ -14,7 +14,7 @@ the foreshortening and the perspective of a plane. The clip's per-frame angles a
 OUT.json ({"fps", "frames": [{"index", "yaw", "pitch"}]}), yaw positive when the card turns to
 the raw frame's right (the person's left), pitch positive when its top goes back (chin up).
 """
-import argparse, json, math, os, subprocess, sys, tempfile
+import argparse, array, json, math, os, subprocess, sys, tempfile
 
 
 def corners(w, h, cw, ch, yaw, pitch, f):
@@ -47,6 +47,8 @@ def main():
     p.add_argument("--box", help="the face box in the photo, x,y,w,h (people/faces/faces.json): the card is the box grown by --margin")
     p.add_argument("--margin", type=float, default=1.8)
     p.add_argument("--card", type=float, default=0.8, help="the card's height as a fraction of the frame's")
+    p.add_argument("--depth", action="store_true",
+                   help="turn the face as a head (an ellipsoid with a nose, ffmpeg's remap) instead of a flat card")
     a = p.parse_args()
     w, h = (int(v) for v in a.size.split("x"))
     # Probe the photo's size.
@@ -74,6 +76,8 @@ def main():
             angles.append({"left": (v, 0.0), "right": (-v, 0.0), "up": (0.0, v)}[name])
         angles += [(0.0, 0.0)] * a.rest
     f = float(w)
+    if a.depth:
+        return head_clip(a, w, h, cw, ch, crop, angles)
     with tempfile.TemporaryDirectory() as tmp:
         made = {}   # one ffmpeg run per distinct angle; the sequence reuses them
         x0, y0 = (w - cw) // 2, (h - ch) // 2
@@ -99,6 +103,71 @@ def main():
                                "-pix_fmt", "yuvj420p", a.out])
     with open(os.path.splitext(a.out)[0] + ".json", "w") as fh:
         json.dump({"fps": a.fps, "frames": [{"index": i, "yaw": y, "pitch": p_} for i, (y, p_) in enumerate(angles)]}, fh)
+
+
+def head_clip(a, w, h, cw, ch, crop, angles):
+    """The photo's face as the front of a head turning about its centre: an ellipsoid (half-axes
+    0.5 and 0.68 of the face box's width across and down, 0.5 deep) with a nose (a bump 0.12 of
+    the width high); weak perspective. Each frame is the still frame resampled by ffmpeg's
+    remap filter: for every output pixel the source pixel the turned surface shows there, found
+    by three fixed-point steps of x = (x' - z(x, y)·sin θ) / cos θ (and the same in y for
+    pitch). What the turn hides or reveals at the edges is not drawn (the ears stay)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = os.path.join(tmp, "base.png")
+        x0, y0 = (w - cw) // 2, (h - ch) // 2
+        subprocess.check_call(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", a.photo, "-vf",
+                               f"{crop}scale={cw}:{ch},pad={w}:{h}:{x0}:{y0}:color=0x6a7a6a", "-frames:v", "1", base])
+        # The face box in the frame: the card is the box grown by --margin about its centre.
+        W = ch / a.margin
+        cx, cy = w / 2, h / 2
+        ax, ay, D, nose = 0.5 * W, 0.68 * W, 0.5 * W, 0.12 * W
+        ncx, ncy, ns = cx, cy + 0.05 * W, 0.09 * W
+
+        def z(X, Y):
+            r = 1 - (X / ax) ** 2 - (Y / ay) ** 2
+            if r <= 0:
+                return 0.0
+            return D * math.sqrt(r) + nose * math.exp(-((X + cx - ncx) ** 2 + (Y + cy - ncy) ** 2) / (2 * ns * ns))
+
+        made = {}
+        x_lo, x_hi = int(cx - ax * 1.6), int(cx + ax * 1.6)
+        y_lo, y_hi = int(cy - ay * 1.4), int(cy + ay * 1.4)
+        for i, (yaw, pitch) in enumerate(angles):
+            key = (round(yaw, 3), round(pitch, 3))
+            if key not in made:
+                ty, tp = math.radians(yaw), math.radians(pitch)
+                xm = array.array("H", [0]) * (w * h)
+                ym = array.array("H", [0]) * (w * h)
+                for v in range(h):
+                    for u in range(w):
+                        xm[v * w + u] = u; ym[v * w + u] = v
+                for v in range(max(0, y_lo), min(h, y_hi)):
+                    for u in range(max(0, x_lo), min(w, x_hi)):
+                        Xp, Yp = u - cx, v - cy
+                        X, Y = Xp, Yp
+                        for _ in range(3):
+                            zz = z(X, Y)
+                            X = (Xp - zz * math.sin(ty)) / math.cos(ty)
+                            Y = (Yp + zz * math.sin(tp)) / math.cos(tp)
+                        xs, ys = int(round(X + cx)), int(round(Y + cy))
+                        xm[v * w + u] = min(max(xs, 0), w - 1)
+                        ym[v * w + u] = min(max(ys, 0), h - 1)
+                for m, name in ((xm, "x.pgm"), (ym, "y.pgm")):
+                    if sys.byteorder == "little":
+                        m.byteswap()
+                    with open(os.path.join(tmp, name), "wb") as fh:
+                        fh.write(f"P5\n{w} {h}\n65535\n".encode()); fh.write(m.tobytes())
+                out = os.path.join(tmp, f"a{len(made):04d}.jpg")
+                subprocess.check_call(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", base, "-i", os.path.join(tmp, "x.pgm"),
+                                       "-i", os.path.join(tmp, "y.pgm"), "-lavfi", "[0:v]format=rgb24[i];[i][1:v][2:v]remap",
+                                       "-frames:v", "1", "-q:v", "3", out])
+                made[key] = out
+            os.link(made[key], os.path.join(tmp, f"f{i:04d}.jpg"))
+        subprocess.check_call(["ffmpeg", "-nostdin", "-v", "error", "-y", "-framerate", str(a.fps),
+                               "-i", os.path.join(tmp, "f%04d.jpg"), "-c:v", "mjpeg", "-q:v", "3",
+                               "-pix_fmt", "yuvj420p", a.out])
+    with open(os.path.splitext(a.out)[0] + ".json", "w") as fh:
+        json.dump({"fps": a.fps, "model": "head", "frames": [{"index": i, "yaw": y, "pitch": p_} for i, (y, p_) in enumerate(angles)]}, fh)
 
 
 def homography(src, dst):
