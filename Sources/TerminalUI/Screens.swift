@@ -528,7 +528,9 @@ public enum Screens {
         let frames = view.arrange(CaptureArrangeContext(size: c.size, overrides: c.layout.overrides,
                                                         inputsToTheRight: s.inputsToTheRight, frameAspect: aspect))
         let recording = s.phase == .recording || s.phase == .finished
-        let digits = s.phase == .countdown ? s.countdownRemaining.map { String(max(0, $0)) } : nil
+        // The countdown's digits, or a challenge step's arrow (issue #25), inside the oval.
+        let digits = s.phase == .countdown ? s.countdownRemaining.map { String(max(0, $0)) }
+            : recording ? s.challengeKey.map { CaptureViewState.challengeArrow($0, mirrored: s.mirrored) } : nil
         // Preview and oval: the outline follows the face's state from the first judged frame,
         // before Start too; the countdown's digits go inside the oval when it holds them, and the
         // recording's progress runs round it as a ring.
