@@ -126,4 +126,29 @@ import TestSupport
         #expect(locked.err.contains("nothing was signed"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/out2"))
     }
+
+    /// An agent that refuses (a key added with `ssh-add -c` whose confirmation is answered no:
+    /// SSH_ASKPASS=/bin/false) stops the run before the screen with 77 and says so.
+    @Test(.enabled(if: ready && Harness.tool("ssh-agent") != nil && Harness.tool("ssh-add") != nil,
+                   "needs ssh-agent and ssh-add (openssh-client)"))
+    func anAgentThatRefusesStopsTheRunWith77() throws {
+        let dir = Harness.tempDir("sc-signed-agent")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try Self.makeKey(dir, "confirm", comment: "confirm@example")
+        let sock = dir + "/agent.sock"
+        let env = ["SSH_AUTH_SOCK": sock, "SSH_ASKPASS": "/bin/false", "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ""]
+        let started = try Harness.run(try #require(Harness.tool("ssh-agent")), ["-s", "-a", sock], env: env)
+        try #require(started.code == 0, "ssh-agent: \(started.err)")
+        // "SSH_AGENT_PID=1234; export SSH_AGENT_PID;": the agent we started, stopped by its pid.
+        let pid = started.out.split(separator: ";").first { $0.contains("SSH_AGENT_PID=") }
+            .flatMap { Int32($0.split(separator: "=").last.map(String.init) ?? "") }
+        defer { if let pid { kill(pid, SIGTERM) } }
+        let added = try Harness.run(try #require(Harness.tool("ssh-add")), ["-c", dir + "/confirm"], env: env)
+        try #require(added.code == 0, "ssh-add: \(added.err)")
+        let r = try Harness.run(try #require(Self.bin), ["--source", "demo", "--renderer", "null", "--pace", "fast", "--timeout", "120",
+                                                         "--output", dir + "/out", "--sign-key", dir + "/confirm.pub"], env: env, timeout: 300)
+        #expect(r.code == 77)
+        #expect(r.err.contains("cannot sign with \(dir)/confirm.pub: ssh-agent refused to sign"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
+    }
 }
