@@ -109,3 +109,21 @@ import Testing
         #expect(r.d.m.challenge == nil && r.d.m.phase == .positioning)
     }
 }
+
+/// `--sound` (issue #25): each challenge step that starts rings its own rhythm.
+@Suite struct ChallengeSoundTests {
+    @Test func eachStepStartRingsTheChallengeCue() {
+        var r = ChallengeFlowTests.recording(ChallengeFlowTests.settings([.left, .up]))
+        r.feed(Array(repeating: (0, 0), count: 31))
+        var previous = SoundState(r.d.m)
+        var cues: [SoundCue] = []
+        for p in ChallengeFlowTests.turn(.left, peak: 30) + ChallengeFlowTests.turn(.up, peak: 20) {
+            r.feed([p])
+            let now = SoundState(r.d.m)
+            if let c = SoundCue.cue(from: previous, to: now) { cues.append(c) }
+            previous = now
+        }
+        #expect(cues == [.challengeStep, .recordingEnded])   // the up step's start, then done
+        #expect(SoundCue.challengeStep.pattern == [0, 250, 950])
+    }
+}
