@@ -13,6 +13,7 @@ PACKAGES=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev   # --video-format mp4 (H.264 via libx264, MP4)
   libssl-dev                           # OpenSSL libcrypto: SHA-256 of the evidence manifest
   zlib1g-dev                           # zlib: kitty pictures compressed with o=z over a stream (issue #27)
+  openssh-client                       # --sign-key / verify --allowed-signers: ssh-keygen -Y sign|verify (issue #25)
   ffmpeg tmux                          # test oracles: ffprobe/ffmpeg, a real terminal
   unicode-data                         # width table source and test oracle (EastAsianWidth, emoji-data, LineBreakTest)
   man-db zsh                           # make install's test: man -l renders the page, zsh -n the completion

@@ -1,3 +1,4 @@
+import Foundation
 import Evidence
 import Media
 
@@ -64,13 +65,19 @@ extension FrameSources {
     /// only for a camera, size and nominal rate from `source.info`, and for a V4L2 camera the
     /// VIDIOC_QUERYCAP driver, card and bus info, the granted FourCC and the measured rate
     /// (`V4L2CameraSource.measuredFPS`, rounded to 0.01).
-    public static func sourceRecord(of source: FrameSource, spec: String) -> SourceRecord {
+    ///
+    /// A camera's record also holds its USB identity (`usbIdentity`, from `sysfs`: the real
+    /// `/sys` unless a test points elsewhere) and the kernel release; the record's
+    /// `injection` is judged from all of it (`InjectionSignals`).
+    public static func sourceRecord(of source: FrameSource, spec: String, sysfs: String = "/sys") -> SourceRecord {
         let info = source.info
         var camera: SourceRecord.Camera?
         if let cam = source as? V4L2CameraSource {
             camera = SourceRecord.Camera(driver: cam.description.driver, card: cam.description.card,
                                          busInfo: cam.description.busInfo, fourcc: cam.granted.fourcc.description,
-                                         measuredFps: cam.measuredFPS.map { ($0 * 100).rounded() / 100 })
+                                         measuredFps: cam.measuredFPS.map { ($0 * 100).rounded() / 100 },
+                                         usb: usbIdentity(devicePath: cam.description.path, sysfs: sysfs),
+                                         kernel: kernelRelease())
         }
         return SourceRecord(kind: recordKind(info.kind, spec: spec), spec: spec, width: info.width, height: info.height,
                             fps: info.fps, camera: camera)
@@ -83,6 +90,46 @@ extension FrameSources {
         case .camera: return .camera
         case .demo: return .demo
         case .avi, .mjpegStream, .y4m: return spec == "-" ? .pipe : .file
+        }
+    }
+}
+
+extension FrameSources {
+    /// The USB device behind a V4L2 node: `SYSFS/class/video4linux/videoN/device` resolved,
+    /// then up to 4 parent folders searched for `idVendor` and `idProduct` (the USB device holds
+    /// them; the node's `device` is its interface), with `serial` when the device has one.
+    /// - Returns: nil when the node is not in sysfs or not on USB (a platform or virtual device).
+    public static func usbIdentity(devicePath: String, sysfs: String = "/sys") -> SourceRecord.USB? {
+        let real = (try? FileManager.default.destinationOfSymbolicLink(atPath: devicePath))
+            .map { $0.hasPrefix("/") ? $0 : ((devicePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent($0) }
+            ?? devicePath
+        let node = (real as NSString).lastPathComponent
+        let link = "\(sysfs)/class/video4linux/\(node)/device"
+        guard let resolved = realpath(link, nil) else { return nil }
+        var dir = String(cString: resolved)
+        free(resolved)
+        func read(_ name: String) -> String? {
+            guard let d = FileManager.default.contents(atPath: dir + "/" + name) else { return nil }
+            let t = String(decoding: d, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return t.isEmpty ? nil : t
+        }
+        for _ in 0..<5 {
+            if let v = read("idVendor"), let p = read("idProduct") {
+                return SourceRecord.USB(vendorId: v.lowercased(), productId: p.lowercased(), serial: read("serial"))
+            }
+            let up = (dir as NSString).deletingLastPathComponent
+            guard up != dir, up.count > 1 else { break }
+            dir = up
+        }
+        return nil
+    }
+
+    /// The running kernel's release (`uname -r`), nil if uname fails.
+    public static func kernelRelease() -> String? {
+        var u = utsname()
+        guard uname(&u) == 0 else { return nil }
+        return withUnsafeBytes(of: &u.release) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
     }
 }

@@ -60,6 +60,7 @@ public enum AnnouncementRules {
             case .camera?: reason = .key(sourceIsCamera ? "selfie_capture_failed_camera" : "selfie_capture_failed_video")
             case .sourceEnded?: reason = .key("selfie_capture_failed_source_ended")
             case .faceLost?: reason = .key("selfie_capture_failed_face_lost")
+            case .challengeFailed?: reason = .key("selfie_capture_failed_challenge")
             case .timeout?, nil: reason = .key("selfie_capture_failed_timeout")
             }
             return Announcement(.failed, key: "selfie_capture_announce_failed", arguments: [reason],
@@ -77,7 +78,10 @@ public enum AnnouncementRules {
                 }
                 guard let h = m.guidance?.hint else { return nil }
                 return hint(h, mirrored: mirrored)
-            case .recording: return Announcement(.recording, key: "selfie_capture_announce_recording")
+            case .recording:
+                // Issue #25: a challenge step's instruction (the person's own left/right).
+                if let k = m.challengeInstructionKey { return Announcement(.hint, key: k) }
+                return Announcement(.recording, key: "selfie_capture_announce_recording")
             case .finished: return nil
             }
         }

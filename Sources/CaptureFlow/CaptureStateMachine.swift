@@ -153,6 +153,8 @@ public enum Effect: Sendable, Equatable {
 public struct FlowSettings: Sendable, Equatable {
     public var session: SessionConfig
     public var options: CaptureOptions
+    /// `--challenge` (issue #25): the head turns asked after the still part of the recording.
+    public var challenge: ChallengePlan?
     /// `--camera-consent`: skip the permission screen.
     public var cameraConsent: Bool
     /// False with the null and plain renderers: the result screen, and a failed screen that
@@ -331,6 +333,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private var timerStartMs = 0
     /// Set by Try again while the camera has sent no frame yet: start when it does.
     private var startWhenReady = false
+    /// The active challenge of this attempt (issue #25, `CaptureStateMachine+Challenge.swift`):
+    /// started when the still part of the recording is complete; nil without one.
+    public internal(set) var challenge: ChallengeJudge?
 
     public init(settings: FlowSettings = FlowSettings()) {
         self.settings = settings
@@ -465,7 +470,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     // MARK: screens
 
-    private func emit(_ name: EventName, _ fields: [EventField] = []) -> Effect {
+    func emit(_ name: EventName, _ fields: [EventField] = []) -> Effect {
         .emit(FlowEvent(name, tMs: nowMs, fields: fields))
     }
 
@@ -500,6 +505,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func resetAttempt() {
+        challenge = nil   // issue #25
         patience = QualityPatience(windowMs: settings.qualityPatienceMs)
         lastShortfallMs = nil
         guidance = nil; countdownRemaining = nil; recordingProgress = 0
@@ -613,7 +619,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
         default: return effects
         }
         if g.isPlaced, !g.shortfalls.isEmpty { lastShortfallMs = nowMs }
-        let accepted = patience.update(g, nowMs: nowMs, recording: phase == .recording)
+        // Issue #25: while a challenge step runs, turning is the instruction (see the extension).
+        let tolerated = challengeTolerant(g)
+        let accepted = challengeRunning ? [] : patience.update(tolerated, nowMs: nowMs, recording: phase == .recording)
         if !accepted.isEmpty {
             // The restart the shortfall caused is over: its message must not stand above the countdown.
             restartReason = nil; restartedAtMs = nil
@@ -627,7 +635,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
                 EventField("patienceMs", .int(settings.qualityPatienceMs ?? 0)), EventField("attempt", .int(attempt)),
             ]))
         }
-        var g = patience.effective(g)
+        var g = patience.effective(tolerated)
         // Counting down or recording on a valid frame: the hint line says "Hold still", not a
         // shortfall's hint that the debounce still holds.
         if (phase == .countdown || phase == .recording), g.isValid { g.hint = .holdStill }
@@ -653,6 +661,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         case .recording:
             if !g.isValid { effects += invalidFrame(g) }
             if phase == .recording { effects += recordedFrame(g) }
+            if phase == .recording { effects += challengeObserve(g) }   // issue #25
         default: break
         }
         return effects
@@ -711,6 +720,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     private mutating func restart(because reason: Hint) -> [Effect] {
         let from = phase
+        challenge = nil   // issue #25: a restarted recording starts its challenge again
         phase = .positioning
         restartReason = reason
         restartedAtMs = nowMs
@@ -772,7 +782,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private mutating func advanceRecording(reportProgress: Bool) -> [Effect] {
         let elapsed = nowMs - recordingStartMs
         let p = min(1, Double(max(0, elapsed)) / Double(recordingDurationMs))
-        if p >= 1 { return finishRecording() }
+        if p >= 1 { return challengeOrFinish() }   // issue #25: the challenge, if any, first
         let rounded = (p * 1000).rounded() / 1000
         guard reportProgress, rounded > recordingProgress else { return [] }
         recordingProgress = rounded
@@ -784,7 +794,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
          emit(.faceCaptureProgress, [EventField("progress", .double(p))])]
     }
 
-    private mutating func finishRecording() -> [Effect] {
+    mutating func finishRecording() -> [Effect] {
         var effects: [Effect] = recordingProgress < 1 ? progressEvents(1) : []
         recordingProgress = 1
         phase = .finished
@@ -807,7 +817,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private func exitCode(for reason: FailureReason) -> FlowExit {
         switch reason {
         case .camera: return .cameraUnavailable
-        case .sourceEnded, .timeout, .faceLost: return .timedOut
+        case .sourceEnded, .timeout, .faceLost, .challengeFailed: return .timedOut
         }
     }
 
@@ -816,7 +826,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     ///   a looping source that started over); Try again is offered only if attempts remain too.
     ///   A final failure ends the run at once when nobody answers the failed screen
     ///   (`interactive` false), and a final timeout always does (as before attempts existed).
-    private mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Effect] {
+    mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Effect] {
         guard screen != .result, screen != .failed else { return [] }
         let abort: [Effect] = isRecording ? [.abortRecording] : []
         failure = reason

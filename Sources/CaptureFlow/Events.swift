@@ -9,6 +9,8 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     case videoRecordStarted, videoRecordProgress, videoRecordEnded
     case faceValidating, faceBoundingBoxValidating, faceCaptureCountDown, faceCaptureStarted
     case faceCaptureProgress, faceCaptureSuccess, faceCaptureFailed
+    /// The active challenge (issue #25): a step began, a step was met, the challenge failed.
+    case challengeStepStarted, challengeStepPassed, challengeFailed
     /// A countdown or recording went back to positioning (`reason`, `phase`, `attempt`), or
     /// was dropped by Esc going one screen back (`reason` "back").
     case captureRestarted
@@ -87,6 +89,9 @@ public enum FailureReason: Sendable, Equatable {
     /// The face was lost (no face for `invalidGraceMs` or more) during the countdown or the
     /// recording `FlowSettings.maxFaceLosses` times in one attempt; retryable.
     case faceLost
+    /// A step of the active challenge timed out or was answered the wrong way (issue #25);
+    /// retryable.
+    case challengeFailed
 
     /// The `reason` field of `faceCaptureFailed`: `camera: <message>`, `sourceEnded`, `timeout`,
     /// `faceLost`.
@@ -96,6 +101,7 @@ public enum FailureReason: Sendable, Equatable {
         case .sourceEnded: return "sourceEnded"
         case .timeout: return "timeout"
         case .faceLost: return "faceLost"
+        case .challengeFailed: return "challengeFailed"
         }
     }
 }

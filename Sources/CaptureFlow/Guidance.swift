@@ -62,6 +62,10 @@ public struct GuidanceResult: Sendable, Equatable {
     /// changed at most once per 334 ms (`FlashLimiter`, WCAG 2.1 SC 2.3.1) by `Guidance.judge`;
     /// `isValid` when built directly.
     public var ovalValid: Bool
+    /// The single face's tracked yaw and pitch, degrees (`HeadPose` signs); nil without exactly
+    /// one face. What the active challenge follows (issue #25).
+    public var yaw: Double?
+    public var pitch: Double?
     public init(frameIndex: Int, timestampMs: Int, status: FaceStatus, distance: FaceDistance,
                 positions: [FacePosition], poses: [FacePose], hint: Hint, isValid: Bool, stillness: Stillness) {
         self.frameIndex = frameIndex; self.timestampMs = timestampMs; self.status = status

@@ -42,6 +42,7 @@ public struct Guidance: Sendable, Equatable {
         r.shortfalls = j.shortfalls
         r.eyesOpen = a.eyesOpen
         r.eyesOpenLimit = a.eyesOpenLimit
+        if a.faces.count == 1 { r.yaw = a.faces[0].yaw; r.pitch = a.faces[0].pitch }   // issue #25
         // The oval says whether the face is placed (✓) or not (✗): placed on this frame and the
         // debounced hint not a placement one; a shortfall (a smile, a tilt) is no ✗. It changes at
         // most 3 times a second.

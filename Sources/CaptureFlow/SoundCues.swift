@@ -15,10 +15,12 @@ public enum SoundCue: String, Sendable, CaseIterable, Equatable {
     case recordingEnded
     /// The attempt failed.
     case failed
+    /// A step of the active challenge started (issue #25): turn now.
+    case challengeStep
 
     /// Bell times in ms from the cue's start. Told apart by the count and the rhythm: one bell
     /// (tick), two slow (face found), two quick (valid), three quick (recording), four quick
-    /// (done), three slow (failure). Bells are at least 250 ms apart: xterm ignores a bell within
+    /// (done), three slow (failure), two quick and a late third (a challenge step: turn now). Bells are at least 250 ms apart: xterm ignores a bell within
     /// `bellSuppressTime` (200 ms by default, xterm(1)) of the last one, and so would merge
     /// quicker ones.
     public var pattern: [Int] {
@@ -29,6 +31,7 @@ public enum SoundCue: String, Sendable, CaseIterable, Equatable {
         case .recordingStarted: return [0, 250, 500]
         case .recordingEnded: return [0, 250, 500, 750]
         case .failed: return [0, 700, 1400]
+        case .challengeStep: return [0, 250, 950]
         }
     }
 
@@ -42,6 +45,7 @@ public enum SoundCue: String, Sendable, CaseIterable, Equatable {
         if new.failed && !old.failed { return .failed }
         if new.done && !old.done { return .recordingEnded }
         if new.recording && !old.recording { return .recordingStarted }
+        if let s = new.challengeStep, s != old.challengeStep { return .challengeStep }
         if let c = new.countdown, c != old.countdown { return .countdownTick }
         if new.valid && !old.valid && new.countdown == nil && !new.recording { return .validPosition }
         if new.faceSeen && !old.faceSeen { return .faceFound }
@@ -59,6 +63,8 @@ public struct SoundState: Sendable, Equatable {
     public var recording: Bool
     public var done: Bool
     public var failed: Bool
+    /// The running challenge step's index (issue #25), nil when none runs.
+    public var challengeStep: Int? = nil
 
     public init(faceSeen: Bool = false, valid: Bool = false, countdown: Int? = nil, recording: Bool = false,
                 done: Bool = false, failed: Bool = false) {
@@ -74,6 +80,7 @@ public struct SoundState: Sendable, Equatable {
                   countdown: m.screen == .capture && m.phase == .countdown ? m.countdownRemaining : nil,
                   recording: m.screen == .capture && m.phase == .recording,
                   done: m.screen == .result, failed: m.screen == .failed)
+        challengeStep = m.challengeRunning ? m.challenge?.current?.index : nil
     }
 }
 

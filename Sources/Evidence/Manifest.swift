@@ -9,7 +9,9 @@ import Foundation
 ///   "startedAt": "2026-12-01T12:00:00.000Z", "endedAt": "…",
 ///   "settings": {…result.json's settings…},
 ///   "source": {"kind": "camera|file|pipe|demo", "live": true|false, "spec", "width", "height", "fps",
-///              "camera"?: {"driver", "card", "busInfo", "fourcc", "measuredFps"}},
+///              "camera"?: {"driver", "card", "busInfo", "fourcc", "measuredFps",
+///                          "usb"?: {"vendorId", "productId", "serial"?}, "kernel"},
+///              "injection": {"level": "none|virtualCamera|replay", "reasons": […]}},
 ///   "files": [{"path": "frames/frame-001.jpg", "bytes": 15960, "sha256": "…"}, …],
 ///   "resultSha256": "…"}`.
 /// Paths are relative to the folder, `/`-separated, sorted by their UTF-8 bytes; every file of
@@ -160,8 +162,26 @@ public struct SourceRecord: Codable, Equatable, Sendable {
         /// Frames per second measured from the driver's timestamps over the frames delivered
         /// since the camera opened; nil with fewer than two frames.
         public var measuredFps: Double?
-        public init(driver: String, card: String, busInfo: String, fourcc: String, measuredFps: Double?) {
+        /// The USB device behind the node, from sysfs (`idVendor`, `idProduct`, `serial`); nil
+        /// for a camera that is not on USB (or a virtual one).
+        public var usb: USB?
+        /// The running kernel (`uname -r`), since the driver is part of it.
+        public var kernel: String?
+        public init(driver: String, card: String, busInfo: String, fourcc: String, measuredFps: Double?,
+                    usb: USB? = nil, kernel: String? = nil) {
             self.driver = driver; self.card = card; self.busInfo = busInfo; self.fourcc = fourcc; self.measuredFps = measuredFps
+            self.usb = usb; self.kernel = kernel
+        }
+    }
+
+    /// A USB camera's identity as sysfs gives it: vendor and product ids (4 lowercase hex
+    /// digits, e.g. `046d`), the serial string when the device has one.
+    public struct USB: Codable, Equatable, Sendable {
+        public var vendorId: String
+        public var productId: String
+        public var serial: String?
+        public init(vendorId: String, productId: String, serial: String?) {
+            self.vendorId = vendorId; self.productId = productId; self.serial = serial
         }
     }
 
@@ -177,10 +197,14 @@ public struct SourceRecord: Codable, Equatable, Sendable {
     public var fps: Double
     /// Camera details; nil for other kinds.
     public var camera: Camera?
+    /// What can be seen of an injection (`InjectionSignals.judge` of the kind and the camera's
+    /// identity); nil only in manifests written before issue #25.
+    public var injection: InjectionSignals?
 
     public init(kind: Kind, spec: String, width: Int, height: Int, fps: Double, camera: Camera? = nil) {
         self.kind = kind; self.live = kind == .camera; self.spec = spec
         self.width = width; self.height = height; self.fps = fps; self.camera = camera
+        self.injection = InjectionSignals.judge(kind: kind, driver: camera?.driver, card: camera?.card, busInfo: camera?.busInfo)
     }
 }
 

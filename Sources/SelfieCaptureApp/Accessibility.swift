@@ -141,8 +141,8 @@ public enum Spawner {
         return 128 + (status & 0x7F)                           // WTERMSIG
     }
 
-    private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private static let addClosefrom: AddClosefrom? = {
+    typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    static let addClosefrom: AddClosefrom? = {
         guard let handle = dlopen(nil, RTLD_NOW), let s = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
         return unsafeBitCast(s, to: AddClosefrom.self)
     }()

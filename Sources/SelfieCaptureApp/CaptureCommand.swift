@@ -73,6 +73,11 @@ public struct CaptureSetup {
     public var speak = false
     /// `--reduced-motion`: no running counters on the loading screen.
     public var reducedMotion = false
+    /// `--sign-key KEY`: manifest.json is signed into manifest.json.sig (`ManifestSigner`);
+    /// the key was checked by signing a probe before the screen starts.
+    public var signKey: String?
+    /// `--keep-failed`: up to 4 frames of each failed attempt are kept (`CaptureRuntime+KeepFailed`).
+    public var keepFailed = false
     /// Warnings to print on stderr before the screen starts (a theme file below WCAG contrast).
     public var warnings: [String] = []
 
@@ -114,6 +119,21 @@ public struct CaptureSetup {
     /// the permission screen are skipped (as with `--no-instructions --camera-consent`) and the
     /// capture starts by itself, so a headless run cannot wait forever on a screen.
     public var unattended: Bool
+
+    /// `--challenge turn` (left, right, up in an order from a fresh random seed, recorded) or
+    /// `--challenge FILE` (the verifier's JSON, `ChallengeFile`).
+    /// - Throws: `AppError.inputMissing` (66) / `.unreadable` for a file that is not there or
+    ///   cannot be read, `.badData` (65) for one that is not a challenge.
+    static func challengePlan(_ arg: String) throws -> ChallengePlan {
+        if arg == "turn" { return ChallengePlan.random(seed: UInt64.random(in: 0...UInt64.max)) }
+        guard access(arg, F_OK) == 0 else { throw AppError.inputMissing(path: arg) }
+        guard let data = FileManager.default.contents(atPath: arg) else {
+            throw AppError.unreadable(path: arg, reason: String(cString: strerror(errno)))
+        }
+        do { return try ChallengeFile.parse(Array(data)) } catch ChallengeFileError.malformed(let why) {
+            throw AppError.badData("\(arg): error: not a challenge file: \(why)")
+        }
+    }
 
     /// Default countdown when `--time-before-capture` does not say otherwise: 1 s for both presets
     /// (Mobai's `timeBeforeAutomaticCapture` default; Unissey records once the user stayed still
@@ -263,6 +283,12 @@ public struct CaptureSetup {
         if spec == "-", renderer != .null, isatty(1) == 1, let w = PipeFeeder.warning(terminal: PipeFeeder.terminalPath()) {
             setup.warnings.append(w)
             if renderer == .curses { console.err("selfie-capture: warning: \(w)\n") }   // before the screen hides it
+        }
+        setup.keepFailed = a.flag("--keep-failed")
+        if let c = a.value("--challenge") { setup.settings.challenge = try Self.challengePlan(c) }
+        if let key = a.value("--sign-key") {
+            try ManifestSigner.check(key: key)   // before anyone is filmed: missing key 66, refused 77, no ssh-keygen 69
+            setup.signKey = key
         }
         if case .file(let path) = ThemeChoice(argument: a.value("--theme") ?? "auto") {
             setup.warnings += ThemeLoader.contrastWarnings(theme, file: path)

@@ -83,6 +83,11 @@ public final class CaptureRuntime {
     var firstFrameTs: Int?
     var lastFrame: VideoFrame?
     var recentFrames: [VideoFrame] = []
+    /// `--keep-failed` (issue #25, `CaptureRuntime+KeepFailed.swift`): the running attempt's
+    /// explaining frames, and those of the attempts that failed.
+    var failureFrames = FailureFrames<VideoFrame>()
+    var failedAttempts: [FailedAttempt] = []
+    var attemptEvents: [FlowEvent] = []
     /// Stills the machine asked for (`collectFrame`) that name a frame not in the video: in
     /// realtime an analysis can arrive after the recording started for a frame read before it.
     /// The next frames that go into the video stand in, so every still belongs to the video.
@@ -196,6 +201,10 @@ public final class CaptureRuntime {
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
         driver.beforeAttemptEnds = { [unowned self] t in self.frameCountsEvent(tMs: t) }
         driver.recordedVideo = { [unowned self] in self.writer.map { ($0.frameCount, $0.durationMs) } }
+        // --keep-failed: seen during the driver's step (which holds the machine), handled after it.
+        driver.observeEvent = { [unowned self] e in
+            if self.setup.keepFailed, e.name == .videoCaptureStarted || e.name == .faceCaptureFailed { self.attemptEvents.append(e) }
+        }
         reportRejectedStrings()
         try openAccessibility()
         try startBackend()
@@ -446,7 +455,7 @@ public final class CaptureRuntime {
         backend.end()
         worker?.stop()
         worker = nil
-        if exitCode != .ok || summary == nil { discardRecording() }
+        if exitCode != .ok || summary == nil { discardRecording(); keepFailedAfterFailedRun() }
         if let r = reader {
             r.stop()
             r.waitFinished(ms: 500)   // let the thread close the device (STREAMOFF, munmap)
@@ -533,7 +542,10 @@ public final class CaptureRuntime {
     /// Feeds `event` (after the clock and before any due script keys) and carries out the effects.
     /// Emitted events go to the event log and the key script inside `FlowDriver`.
     func send(_ event: Event? = nil) {
-        perform(driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? [], playKeys: false))
+        let effects = driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? [], playKeys: false)
+        for e in attemptEvents { noteAttemptEvent(e) }   // --keep-failed
+        attemptEvents = []
+        perform(effects)
         playScriptKeys()
     }
 
@@ -793,6 +805,7 @@ public final class CaptureRuntime {
         lastAnalysis = a
         attach(a)
         if let log = analysisLog { try? log.write(AnalysisLog.jsonLine(a, g) + "\n") }
+        noteForKeepFailed(a, g)
         send(.frameGuided(g))
         if machine.phase == .positioning || machine.phase == .countdown || machine.phase == .recording,
            let h = machine.guidance?.hint, h != .holdStill { lastShownHint = h }
@@ -1198,7 +1211,14 @@ public final class CaptureRuntime {
                                      previewLatency: latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile"),
                                      shortfalls: machine.patience.shortfalls)
         let resultPath: String
-        do { resultPath = try folder.write(Array(json.utf8), to: Manifest.resultFileName) } catch {
+        let failedJSON: [[String: Any]]
+        do { failedJSON = try writeFailedAttempts(in: folder) } catch {
+            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Self.failedFolder), reason: "\(error)"))
+            return
+        }
+        let fullJSON = Self.adding(challenge: ResultWriter.challengeResult(machine.challenge),
+                                   to: Self.adding(failedAttempts: failedJSON, to: json))
+        do { resultPath = try folder.write(Array(fullJSON.utf8), to: Manifest.resultFileName) } catch {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))
             return
         }
@@ -1221,12 +1241,34 @@ public final class CaptureRuntime {
             fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.fileName), reason: EvidenceFolder.describe(error)))
             return
         }
+        if let key = setup.signKey, !signManifest(folder: folder, manifestPath: manifestPath, resultPath: resultPath, key: key) {
+            return
+        }
         SignalGuard.clearCleanup()   // published: a signal no longer removes it
         driver.report(FlowEvent(.outputSaved, tMs: clock.nowMs(), fields: [
             EventField("folder", .string(folder.path)),
             EventField("result", .string(resultPath)),
             EventField("manifest", .string(manifestPath)),
         ]))
+    }
+
+    /// `--sign-key`: signs manifest.json as written into manifest.json.sig (`ManifestSigner`,
+    /// through a private temporary copy, then `OutputFolder.write`). When signing fails the
+    /// manifest and result.json go too (as when the manifest cannot be written): the folder is
+    /// never left signed in part or looking complete without its signature.
+    /// - Returns: false when it failed (the run fails with the signing error).
+    func signManifest(folder: OutputFolder, manifestPath: String, resultPath: String, key: String) -> Bool {
+        do {
+            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: manifestPath)))
+            let sig = try ManifestSigner.sign(bytes, key: key)
+            _ = try folder.write(sig, to: ManifestSigner.signatureFileName)
+            return true
+        } catch {
+            unlink(manifestPath); unlink(resultPath)
+            fail(with: error as? AppError ?? AppError.media(error)
+                 ?? .cannotCreateOutput(path: folder.file(ManifestSigner.signatureFileName), reason: "\(error)"))
+            return false
+        }
     }
 
     /// The `frameCounts` event: what the source read, delivered, skipped (by reason) and what

@@ -37,6 +37,9 @@ public enum Commands {
             OptionSpec("--colors", .choice(["16", "256", "truecolor"]), help: "colours sent to the terminal: at most 16 or 256, or 24-bit truecolor (default: what the terminal reports)"),
             OptionSpec("--camera-consent", .flag, help: "the user has already agreed to camera use: skip the permission screen"),
             OptionSpec("--video-format", .choice(["avi", "mp4"]), help: "video file: avi (MJPEG, camera JPEGs as they are; default) or mp4 (H.264 at CRF 23, several times smaller)"),
+            OptionSpec("--sign-key", .text("KEY"), help: "sign manifest.json with OpenSSH (ssh-keygen -Y sign, namespace selfie-capture-manifest@v1) into manifest.json.sig; KEY is a private key file or a .pub whose key ssh-agent holds (a key with a passphrase must be in ssh-agent); checked before the screen starts"),
+            OptionSpec("--challenge", .text("turn|FILE"), help: "active challenge after the still recording: turn (left, right and up in an order from a recorded random seed) or a verifier's JSON FILE ({\"nonce\", \"steps\": [{\"direction\": \"left|right|up\", \"timeoutMs\"}]}); each step is met at 27° yaw or 17° pitch held 150 ms (Smile ID's targets), then back within 15°; a step that times out fails the attempt"),
+            OptionSpec("--keep-failed", .flag, help: "keep up to 4 frames of each failed attempt, each named with its hint, in failed/ of the output folder (listed in result.json's failedAttempts and the manifest); a run that ends failed keeps them with result.json and manifest.json; without it nothing of a failed attempt is kept"),
             OptionSpec("--output", .text("DIR"), help: "output folder (must be new or empty; default a new timestamped folder)"),
             OptionSpec("--events", .text("FILE|-"), help: "write state events as JSON Lines to FILE or - (stdout, with --renderer null only: the other renderers draw there)"),
             OptionSpec("--analysis-log", .text("FILE"), help: "write one JSON object per analysed frame to FILE"),
@@ -47,7 +50,7 @@ public enum Commands {
             OptionSpec("--timeout", .number(0.1...86_400), help: "fail an attempt after SECONDS on the loading and capture screens; a retry restarts the timer (exit 75 after the last attempt)"),
             OptionSpec("--max-attempts", .integer(1...1000), help: "attempts before giving up (exit 75) after a timeout or a --loop source's end (default 3; 1 in unattended runs, which retry by themselves only when this is given)"),
             OptionSpec("--announce", .text("FILE|-"), help: "write short guidance sentences for screen readers and braille displays, at most one every 1.5 s, to FILE (e.g. another terminal, /dev/pts/3) or - (into the plain renderer's output)"),
-            OptionSpec("--sound", .flag, help: "ring the terminal bell: 2 slow bells face found, 2 quick valid position, 1 per countdown number, 3 quick recording, 4 quick done, 3 slow failed"),
+            OptionSpec("--sound", .flag, help: "ring the terminal bell: 2 slow bells face found, 2 quick valid position, 1 per countdown number, 3 quick recording, 4 quick done, 3 slow failed, 2 quick and a late third a challenge step (--challenge)"),
             OptionSpec("--speak", .flag, help: "speak the guidance sentences through espeak-ng in the language of the texts (paced like --announce; without espeak-ng or its voice: a warning, no speech)"),
             OptionSpec("--reduced-motion", .flag, help: "nothing moves by itself: the loading screen shows a static progress line instead of running seconds"),
             OptionSpec("--unattended", .flag, help: "nobody answers the screens: skip instructions and permission, start by itself, exit at the result (the default only without a terminal on stdin; on a terminal every screen waits for its key, with TERM=dumb too)"),
@@ -74,13 +77,17 @@ public enum Commands {
     public static let verify = CommandSpec(
         name: "verify",
         summary: "check a capture folder against its manifest.json (sizes and SHA-256)",
-        usage: "selfie-capture verify DIR",
-        options: [], positionals: ["DIR"], minPositionals: 1,
+        usage: "selfie-capture verify DIR [--allowed-signers FILE]",
+        options: [
+            OptionSpec("--allowed-signers", .text("FILE"), help: "also check manifest.json.sig with OpenSSH (ssh-keygen -Y verify, namespace selfie-capture-manifest@v1) against FILE, in ssh-keygen's allowed_signers format, and name the signer"),
+        ], positionals: ["DIR"], minPositionals: 1,
         details: """
         Re-hashes every file of DIR and compares it with DIR/manifest.json. Exit 0 when every
         listed file is there with its size and SHA-256 and nothing else is; otherwise each
         missing, extra, changed or unreadable file is named on its own line (stderr) and the exit
         code is 65. No manifest (or no DIR): 66. A manifest that cannot be read as one: 65.
+        With --allowed-signers, a missing signature, a signer FILE does not list, or a manifest
+        changed after signing is refused with its own line, exit 65.
         """)
 
     public static let stringsDump = CommandSpec(

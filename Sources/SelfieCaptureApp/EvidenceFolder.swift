@@ -11,7 +11,8 @@ import Glibc
 /// hashing an output folder, writing its manifest last, and checking a folder against it
 /// (`selfie-capture verify`).
 enum EvidenceFolder {
-    /// Every entry under `root` except the top-level `manifest.json`, sorted by path (UTF-8
+    /// Every entry under `root` except the top-level `manifest.json` and its signature
+    /// `manifest.json.sig` (made after it, so it cannot list it), sorted by path (UTF-8
     /// bytes): regular files with their size and SHA-256 (streamed, `SHA256.file`); anything
     /// else (a symbolic link, a FIFO, an unreadable file or folder) as `unreadable` with the
     /// reason. Folders are walked, not listed.
@@ -25,7 +26,7 @@ enum EvidenceFolder {
         func walk(_ relative: String, _ names: [String]) {
             for name in names {
                 let rel = relative.isEmpty ? name : relative + "/" + name
-                if rel == Manifest.fileName { continue }
+                if rel == Manifest.fileName || rel == ManifestSigner.signatureFileName { continue }
                 let full = root + "/" + rel
                 var st = stat()
                 guard lstat(full, &st) == 0 else { out.append(.unreadable(path: rel, reason: String(cString: strerror(errno)))); continue }

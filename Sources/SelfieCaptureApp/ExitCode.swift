@@ -79,6 +79,17 @@ public enum AppError: Error, Equatable, Sendable {
     case lintNeedsFolder(path: String, why: String)
     /// `strings lint`: a folder that holds no `xx.lproj` and no String Catalog (nothing to check).
     case noStringTables(folder: String)
+    /// `--sign-key`: no key file at `path` (66).
+    case signingKeyMissing(path: String)
+    /// `--sign-key`: the key could not sign (a passphrase ssh-agent does not hold, a wrong
+    /// passphrase, an agent that refused; `reason` says which) (77).
+    case signingRefused(key: String, reason: String)
+    /// Signing or checking a signature needs OpenSSH's ssh-keygen, which is missing or failed to
+    /// start (69).
+    case signingUnavailable(reason: String)
+    /// `verify --allowed-signers`: the signature is refused (`reason`: one line naming the
+    /// file, `SignatureCheck.Refusal.line`); `lines`: the hash differences found as well (65).
+    case signatureRejected(folder: String, reason: String, lines: [String])
 }
 
 /// The single mapping from `AppError` to what the user reads on stderr and the exit code.
@@ -96,6 +107,10 @@ public enum ErrorReport {
              .noStringTables:
             return .noInput
         case .lintNeedsFolder: return .usage
+        case .signingKeyMissing: return .noInput
+        case .signingRefused: return .permissionDenied
+        case .signingUnavailable: return .unavailable
+        case .signatureRejected: return .dataError
         case .badData, .evidenceMismatch: return .dataError
         case .cannotCreateOutput: return .cannotCreate
         case .cameraPermissionDenied: return .permissionDenied
@@ -160,6 +175,14 @@ public enum ErrorReport {
             return "\(p): cannot read \(path): \(reason)"
         case .noStringTables(let folder):
             return "\(p): strings lint: \(folder) holds no xx.lproj folder and no \(StringsFolder.catalogName): nothing to check"
+        case .signingKeyMissing(let path):
+            return "\(p): no signing key at \(path) (--sign-key: a private key, or a .pub whose key ssh-agent holds)"
+        case .signingRefused(let key, let reason):
+            return "\(p): cannot sign with \(key): \(reason); nothing was signed"
+        case .signingUnavailable(let reason):
+            return "\(p): cannot sign or check signatures: \(reason)"
+        case .signatureRejected(let folder, let reason, let lines):
+            return (lines + [reason]).joined(separator: "\n") + "\n\(p): \(folder): signature rejected"
         case .lintNeedsFolder(let path, let why):
             return "\(p): strings lint: \(path) \(why)\nTry '\(p) strings lint --help'."
         }

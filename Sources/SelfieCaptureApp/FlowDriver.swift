@@ -13,6 +13,8 @@ public struct FlowDriver {
     /// (`endsAttempt`) is written; the event it returns (the runtime's `frameCounts`) is
     /// written first, so the flow's own last events stay last.
     public var beforeAttemptEnds: ((Int) -> FlowEvent?)?
+    /// Sees every event the machine emits, after it was logged (`--keep-failed`, issue #25).
+    public var observeEvent: ((FlowEvent) -> Void)?
     /// The events that end an attempt: success, failure, or the user cancelling.
     /// The video being recorded: frames written and their duration at the file's frame rate
     /// (ms). When set, `faceCaptureSuccess` carries these as `frames` and `durationMs`, so the
@@ -49,6 +51,7 @@ public struct FlowDriver {
                     }
                     log?.write(ev)
                     player?.observe(ev.name)
+                    observeEvent?(ev)
                 } else {
                     out.append(effect)
                 }

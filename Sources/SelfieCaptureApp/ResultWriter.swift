@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import Camera
 import Evidence
 import Foundation
 import Media
@@ -88,13 +89,27 @@ enum ResultWriter {
         // A camera's frame rate as measured from its buffer timestamps (V4L-12: the rate it
         // really delivered, which USB bandwidth or low light can hold below the asked one).
         if let fps = sourceRecord?.camera?.measuredFps { source["measuredFps"] = fps }
+        // Issue #25: the camera's identity and what it shows of an injection, as in the manifest.
+        let injection = sourceRecord?.injection
+            ?? InjectionSignals.judge(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec))
+        let injectionJSON: [String: Any] = ["level": injection.level.rawValue, "reasons": injection.reasons]
+        source["injection"] = injectionJSON
+        var identity: [String: Any] = [:]
+        if let c = sourceRecord?.camera {
+            identity = ["driver": c.driver, "card": c.card, "busInfo": c.busInfo, "kernel": c.kernel ?? NSNull()]
+            if let u = c.usb {
+                identity["usb"] = ["vendorId": u.vendorId, "productId": u.productId, "serial": u.serial ?? NSNull()] as [String: Any]
+            }
+            source["camera"] = identity
+        }
         root["source"] = source
         // Which rule placed the stills, and how many were asked for and collected.
         root["collection"] = ["rule": plan?.rule.rawValue ?? "mobai", "asked": setup.settings.options.numberOfFrameToCollect,
                               "collected": collected.count, "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]
         // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
         let meta: [String: Any] = ["app": "selfie-capture", "version": Commands.version,
-                                   "source": ["kind": kind, "format": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec],
+                                   "source": ["kind": kind, "format": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec,
+                                              "injection": injectionJSON, "camera": identity.isEmpty ? NSNull() : identity] as [String: Any],
                                    "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
                                              "durationMs": s.durationMs, "container": s.format.container,
                                              "codec": s.format.codec],
@@ -176,7 +191,34 @@ enum ResultWriter {
             "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
             "strictQuality": st.qualityPatienceMs == nil,
             "qualityPatienceMs": st.qualityPatienceMs ?? NSNull(),
+            // Issue #25: the challenge asked (nonce, order, timeouts, seed): inside the signed manifest.
+            "challenge": st.challenge.map(challengeSettings) ?? NSNull(),
         ]
+    }
+
+    /// `settings.challenge`: `{"nonce", "seed" (null for a verifier's file), "source": "seed"|"file",
+    /// "steps": [{"direction", "timeoutMs"}], "targets": {"yawDeg", "pitchDeg", "holdMs",
+    /// "neutralDeg", "source"}}`.
+    static func challengeSettings(_ p: ChallengePlan) -> [String: Any] {
+        let t = ChallengeTargets.smileID
+        return ["nonce": p.nonce, "seed": p.seed.map { String($0) } ?? NSNull(), "source": p.seed == nil ? "file" : "seed",
+                "steps": p.steps.map { ["direction": $0.direction.rawValue, "timeoutMs": $0.timeoutMs] as [String: Any] },
+                "targets": ["yawDeg": t.yawDeg, "pitchDeg": t.pitchDeg, "holdMs": t.holdMs, "neutralDeg": t.neutralDeg,
+                            "source": "Smile ID Enhanced SmartSelfie (27° yaw, 17° pitch, held 150 ms); neutral: issue #5's 15° advice"] as [String: Any]]
+    }
+
+    /// result.json's `challenge`: the plan's settings and each step's record (`null` without one).
+    static func challengeResult(_ judge: ChallengeJudge?) -> Any {
+        guard let j = judge else { return NSNull() }
+        var out = challengeSettings(j.plan)
+        out["passed"] = j.passed
+        out["stepResults"] = j.records.map { r -> [String: Any] in
+            ["step": r.index, "direction": r.direction.rawValue, "startMs": r.startMs, "endMs": r.endMs ?? NSNull(),
+             "startFrame": r.startFrame, "endFrame": r.endFrame ?? NSNull(), "reachedMs": r.reachedMs ?? NSNull(),
+             "peakYaw": r.peakYaw.map { ($0 * 10).rounded() / 10 } ?? NSNull(),
+             "peakPitch": r.peakPitch.map { ($0 * 10).rounded() / 10 } ?? NSNull(), "outcome": r.outcome ?? "running"]
+        }
+        return out
     }
 }
 

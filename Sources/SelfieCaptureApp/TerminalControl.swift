@@ -54,7 +54,7 @@ extension CaptureRuntime {
     /// the folder is known or changes; cleared once the run's output is published.
     func registerUnfinishedOutput() {
         guard let folder else { SignalGuard.clearCleanup(); return }
-        var names = ["video.avi", "video.mp4", ReferenceImage.fileName, "result.json", "manifest.json", ".write-probe"]
+        var names = ["video.avi", "video.mp4", ReferenceImage.fileName, "result.json", "manifest.json", ManifestSigner.signatureFileName, ".write-probe"]
         let stills = max(0, setup.settings.options.numberOfFrameToCollect)
         for i in 1...max(1, stills) { names.append("frames/frame-" + String(format: "%03d", i) + ".jpg") }
         var files: [String] = []

@@ -21,6 +21,10 @@ public enum BigDigits {
         // more than colour): a check mark and a cross in the same 3×5 grid.
         "\u{2713}": "..#" + "..#" + "#.#" + "##." + ".#.",
         "\u{2717}": "#.#" + "#.#" + ".#." + "#.#" + "#.#",
+        // The active challenge's direction inside the oval (issue #25), as the preview shows it.
+        "\u{2190}": ".#." + "#.." + "###" + "#.." + ".#.",
+        "\u{2192}": ".#." + "..#" + "###" + "..#" + ".#.",
+        "\u{2191}": ".#." + "###" + ".#." + ".#." + ".#.",
     ]
     /// Font pixels per digit: 3 wide, 5 high, 1 pixel between digits.
     public static let glyphWidth = 3, glyphHeight = 5, spacing = 1

@@ -45,6 +45,9 @@ public struct CaptureViewState: Sendable, Equatable {
     public var sourceWaitSeconds: Int? = nil
     /// The source is a camera (else a file, pipe or the demo: "the video" in the texts, issue #18).
     public var sourceIsCamera = true
+    /// The running challenge step's instruction key (`selfie_capture_challenge_left|right|up`,
+    /// issue #25); while set it replaces "Recording" on the hint line, after an arrow.
+    public var challengeKey: String? = nil
 
     public init(image: PreviewImage? = nil, mirrored: Bool = true, scaleType: PreviewScaleType = .fill,
                 oval: OvalGeometry = .standard, phase: CapturePhase = .ready, hint: Hint? = nil, isValid: Bool? = nil,
@@ -68,6 +71,15 @@ public struct CaptureViewState: Sendable, Equatable {
                   countdownRemaining: m.countdownRemaining, progress: m.recordingProgress, restartReason: m.shownRestartReason,
                   showStartButton: m.showsStartButton, recordingDurationMs: m.recordingDurationMs,
                   inputsToTheRight: m.settings.session.uiConfig.showWideWindowPreviewInputsToTheRight)
+        challengeKey = m.challengeInstructionKey
+    }
+
+    /// The arrow for a challenge step as the preview shows it: the person's left is the
+    /// screen's left in a mirrored preview, its right without mirroring.
+    public static func challengeArrow(_ key: String, mirrored: Bool) -> String {
+        if key.hasSuffix("_up") { return "↑" }
+        let left = key.hasSuffix("_left")
+        return left == mirrored ? "←" : "→"
     }
 
     /// The hint to show: "hold still" during the countdown and the recording (the face is valid
@@ -547,7 +559,9 @@ public enum Screens {
         let frames = view.arrange(CaptureArrangeContext(size: c.size, overrides: c.layout.overrides,
                                                         inputsToTheRight: s.inputsToTheRight, frameAspect: aspect))
         let recording = s.phase == .recording || s.phase == .finished
-        let digits = s.phase == .countdown ? s.countdownRemaining.map { String(max(0, $0)) } : nil
+        // The countdown's digits, or a challenge step's arrow (issue #25), inside the oval.
+        let digits = s.phase == .countdown ? s.countdownRemaining.map { String(max(0, $0)) }
+            : recording ? s.challengeKey.map { CaptureViewState.challengeArrow($0, mirrored: s.mirrored) } : nil
         // Preview and oval: the outline follows the face's state from the first judged frame,
         // before Start too; the countdown's digits go inside the oval when it holds them, and the
         // recording's progress runs round it as a ring.
@@ -598,7 +612,8 @@ public enum Screens {
             hintText = s.restartReason.map { Self.restartMessage($0, c) } ?? s.hint.map { c.strings.text($0.stringKey) }
             statusText = c.strings.text("selfie_capture_countdown", [.int(s.countdownRemaining ?? 0)])
         case .recording, .finished:
-            hintText = c.strings.text("selfie_capture_recording")
+            hintText = s.challengeKey.map { CaptureViewState.challengeArrow($0, mirrored: s.mirrored) + " " + c.strings.text($0) }
+                ?? c.strings.text("selfie_capture_recording")
         }
         if let w = s.sourceWaitSeconds {
             hintText = c.strings.text(s.sourceIsCamera ? "selfie_capture_waiting_source" : "selfie_capture_waiting_video", [.int(w)])
@@ -821,6 +836,8 @@ public enum Screens {
         case .faceLost:
             body.append(c.strings.text("selfie_capture_failed_face_lost"))
             body.append(c.strings.text("selfie_capture_failed_help_face"))
+        case .challengeFailed:
+            body.append(c.strings.text("selfie_capture_failed_challenge"))
         }
         if s.canTryAgain || s.attempt > 1 {
             body.append(c.strings.text("selfie_capture_failed_attempt", [.int(s.attempt), .int(s.maxAttempts)]))

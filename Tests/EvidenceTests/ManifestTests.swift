@@ -55,6 +55,12 @@ import Testing
           "source" : {
             "fps" : 15,
             "height" : 480,
+            "injection" : {
+              "level" : "replay",
+              "reasons" : [
+                "the source is a file: a replay by definition"
+              ]
+            },
             "kind" : "file",
             "live" : false,
             "spec" : "clip.avi",
