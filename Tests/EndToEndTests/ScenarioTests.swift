@@ -144,7 +144,14 @@ import TestSupport
         let recClip = Double(startMs - (lastPair.0 - lastPair.1)) / 1000
         let runs = Self.stillValidRuns(truth)
         let within = try #require(runs.last { $0.start <= recClip + 0.001 }, "\(name): recording at \(recClip) s before any still valid run \(runs)")
-        #expect(recClip - within.start <= 1.0 + 0.5 + 0.001, "\(name): recording at \(recClip) s, still and valid from \(within.start) s")
+        // At realtime pace a busy machine analyses fewer frames (the analyser keeps only the
+        // newest): the settling window and the countdown then end on a later analysed frame. The
+        // allowance is two of this run's own p90 gaps between analysed frames (0.13 s when every
+        // frame of a 15 fps clip is analysed), measured, not guessed; fast pace has none.
+        let gaps = zip(logTimes.dropFirst(), logTimes).map { $0 - $1 }.sorted()
+        let allowance = pace == "realtime" && !gaps.isEmpty ? 2 * Double(gaps[gaps.count * 9 / 10]) / 1000 : 0
+        #expect(recClip - within.start <= 1.0 + 0.5 + allowance + 0.001,
+                "\(name): recording at \(recClip) s, still and valid from \(within.start) s (allowance \(allowance) s)")
     }
 
     /// The recorded files of a capture: result.json and the video agree with ffprobe, collected
