@@ -17,7 +17,7 @@ import TestSupport
         let xdg = dir + "/xdg"
         try FileManager.default.createDirectory(atPath: xdg + "/selfie-capture/Localizations/de.lproj", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/work/capture1", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/work/notes.txt", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/work/notes.txt", contents: Data())
         func complete(_ words: [String]) throws -> [String] {
             let sh = "source \"$1\"; shift; COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); _selfie_capture; printf '%s\\n' \"${COMPREPLY[@]}\""
             let r = try Harness.run(try #require(Harness.tool("bash")), ["-c", sh, "bash", script] + words,
