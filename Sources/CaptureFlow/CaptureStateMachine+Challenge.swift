@@ -22,7 +22,10 @@ extension CaptureStateMachine {
     /// The still part of the recording is complete: start the challenge (the recording goes
     /// on), or finish when there is none or it passed.
     mutating func challengeOrFinish() -> [Effect] {
-        guard let plan = settings.challenge else { return finishRecording() }
+        guard let base = settings.challenge else { return finishRecording() }
+        // Each attempt its own order and nonce: a failed attempt must not show a replayer the
+        // order to fake in the next (new-user trial of issue #25).
+        let plan = base.forAttempt(attempt)
         guard let judge = challenge else {
             var j = ChallengeJudge(plan: plan)
             let outcomes = j.start(tMs: nowMs, frame: guidance?.frameIndex ?? 0)

@@ -84,6 +84,19 @@ public struct ChallengePlan: Equatable, Sendable {
     }
 }
 
+extension ChallengePlan {
+    /// The plan for attempt `n` (from 1): a seeded plan draws a new order and nonce for every
+    /// attempt after the first, from a seed derived from the run's seed and `n` (SplitMix64 of
+    /// seed ⊕ n·φ64), so attempt 2's order cannot be told from attempt 1's without the seed, and
+    /// the attempt's recorded seed (result.json `challenge.seed`) reproduces it. A verifier's file
+    /// is the verifier's: the same plan every attempt (the verifier issues a new file per session).
+    public func forAttempt(_ n: Int) -> ChallengePlan {
+        guard let seed, n > 1 else { return self }
+        var rng = SplitMix64(seed: seed ^ (UInt64(n) &* 0x9E37_79B9_7F4A_7C15))
+        return ChallengePlan.random(seed: rng.next(), stepTimeoutMs: steps.first?.timeoutMs ?? ChallengePlan.defaultStepTimeoutMs)
+    }
+}
+
 /// A challenge file that cannot be used.
 public enum ChallengeFileError: Error, Equatable, Sendable {
     case malformed(String)

@@ -116,7 +116,8 @@ extension CaptureRuntime {
             let root: [String: Any] = [
                 "status": "failed", "attempts": machine.attempt, "failedAttempts": failed,
                 "settings": ResultWriter.settings(setup),
-                "source": ["kind": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec,
+                // The manifest's kind (camera|file|pipe|demo) and how it was read, as a recorded result.json says.
+                "source": ["kind": record.kind.rawValue, "format": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec,
                            "injection": ["level": injection.level.rawValue, "reasons": injection.reasons] as [String: Any]] as [String: Any],
             ]
             let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])

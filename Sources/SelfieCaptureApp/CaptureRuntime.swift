@@ -600,8 +600,17 @@ public final class CaptureRuntime {
     /// What the run reports for a failure the machine reached by itself (from frames, not from an
     /// event the runtime sent with its own `AppError`): the face lost too often.
     func machineFailure() -> AppError? {
-        guard machine.screen == .failed, machine.failure == .faceLost else { return nil }
-        return .timedOut("the face was lost \(machine.faceLosses) times during the countdown or recording" + attemptNote())
+        guard machine.screen == .failed else { return nil }
+        if machine.failure == .faceLost {
+            return .timedOut("the face was lost \(machine.faceLosses) times during the countdown or recording" + attemptNote())
+        }
+        // Issue #25, new-user trial: a failed challenge said nothing on stderr. Name the step and why.
+        if machine.failure == .challengeFailed {
+            let failed = machine.challenge?.records.last { $0.outcome != nil && $0.outcome != "passed" }
+            let what = failed.map { "step \($0.index + 1) (\($0.direction.rawValue)) " + ($0.outcome == "timeout" ? "was not met in time" : "was answered the wrong way") }
+            return .timedOut("the head-turn challenge failed: " + (what ?? "a step was not met") + attemptNote())
+        }
+        return nil
     }
 
     /// Feeds `event`, which may fail the attempt; `error` is what the run reports (stderr, exit

@@ -129,3 +129,30 @@ import Testing
         #expect(ChallengeTargets.smileID == ChallengeTargets(yawDeg: 27, pitchDeg: 17, holdMs: 150, neutralDeg: 15))
     }
 }
+
+/// New-user trial of issue #25: a failed attempt must not show a replayer the next order.
+@Suite struct ChallengePerAttemptTests {
+    /// Each attempt after the first draws its own nonce and (over many seeds, as often as a fresh
+    /// shuffle of three steps would: 5 in 6) its own order; attempt 1 is the run's plan; the
+    /// attempt's recorded seed reproduces its plan.
+    @Test func everyAttemptHasItsOwnNonceAndOrder() {
+        var sameOrder = 0
+        let runs = 600
+        for s in 0..<runs {
+            let base = ChallengePlan.random(seed: UInt64(s) &* 0x0123_4567_89AB_CDEF &+ 99)
+            #expect(base.forAttempt(1) == base)
+            let second = base.forAttempt(2), third = base.forAttempt(3)
+            #expect(second.nonce != base.nonce && third.nonce != second.nonce)
+            #expect(second.seed != base.seed && ChallengePlan.random(seed: second.seed ?? 0) == second)
+            if second.steps.map(\.direction) == base.steps.map(\.direction) { sameOrder += 1 }
+        }
+        // 1/6 of 600 = 100 expected by chance; far from "always the same" (600).
+        #expect(sameOrder > 50 && sameOrder < 160, "same order in \(sameOrder) of \(runs) runs")
+    }
+
+    /// A verifier's file is asked as it is, every attempt.
+    @Test func aVerifiersPlanIsKept() {
+        let plan = ChallengePlan(nonce: "n-1", steps: [ChallengeStep(direction: .up, timeoutMs: 5000)], seed: nil)
+        #expect(plan.forAttempt(3) == plan)
+    }
+}
