@@ -255,7 +255,7 @@ public final class CaptureRuntime {
             setup.console.err(ErrorReport.message(for: f) + "\n")
             // What held the capture back, in the screens' words (issue #24: --strict-quality, or a
             // blocking hint such as "Too dark"), so the operator knows what to change.
-            if ErrorReport.exitCode(for: f) == .timedOut, let h = lastShownHint {
+            if ErrorReport.exitCode(for: f) == .timedOut, machine.failure != .challengeFailed, let h = lastShownHint {
                 setup.console.err("\(ErrorReport.program): note: the last hint shown was \"\(setup.strings.text(h.stringKey))\"\n")
             }
             return ErrorReport.exitCode(for: f)

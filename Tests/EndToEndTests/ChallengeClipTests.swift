@@ -98,5 +98,7 @@ import TestSupport
         #expect(bad.code == 75, "\(bad.err)")
         let failed = badEvents.first { $0["event"] as? String == "challengeFailed" }
         #expect(failed?["outcome"] as? String == "wrongDirection" && failed?["direction"] as? String == "right")
+        // The operator is told which step failed and why (new-user trial: stderr said nothing).
+        #expect(bad.err.contains("the head-turn challenge failed: step 1 (right) was answered the wrong way"), "\(bad.err)")
     }
 }
