@@ -30,9 +30,7 @@ public enum AnalysisLog {
         s += ",\"eyesOpen\":" + (g.eyesOpen.map { $0 ? "true" : "false" } ?? "null")
         if let b = a.sceneBrightness { s += ",\"sceneBrightness\":\(num(b))" }
         s += ",\"placed\":\(g.isPlaced)"
-        do {
-            s += ",\"shortfalls\":[" + g.shortfalls.map { "{\"hint\":\"\($0.hint.rawValue)\",\"measure\":\"\($0.measure)\",\"value\":\(num($0.value, places: 4)),\"limit\":\(num($0.limit, places: 4))}" }.joined(separator: ",") + "]"
-        }
+        s += ",\"shortfalls\":[" + g.shortfalls.map { "{\"hint\":\"\($0.hint.rawValue)\",\"measure\":\"\($0.measure)\",\"value\":\(num($0.value, places: 4)),\"limit\":\(num($0.limit, places: 4))}" }.joined(separator: ",") + "]"
         s += ",\"status\":\"\(g.status.rawValue)\",\"distance\":\"\(g.distance.rawValue)\""
         s += ",\"positions\":[" + g.positions.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
         s += ",\"poses\":[" + g.poses.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"

@@ -261,9 +261,6 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// The patience rule's state in this attempt (issue #24); its `shortfalls` once `accepted`
     /// are what result.json's `qualityShortfalls` reports.
     public private(set) var patience = QualityPatience(windowMs: FlowSettings.defaultQualityPatienceMs)
-    /// When a placed frame last fell short in this attempt (issue #24): a countdown starts only
-    /// `FlowSettings.shortfallClearMs` after it, or once the patience accepted the shortfalls.
-    private var lastShortfallMs: Int?
     /// Seconds left in the countdown (what `faceCaptureCountDown` last reported).
     public private(set) var countdownRemaining: Int?
     /// Recording progress 0...1.
@@ -507,7 +504,6 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private mutating func resetAttempt() {
         challenge = nil   // issue #25
         patience = QualityPatience(windowMs: settings.qualityPatienceMs)
-        lastShortfallMs = nil
         guidance = nil; countdownRemaining = nil; recordingProgress = 0
         invalidSinceMs = nil; invalidHint = nil; restartedAtMs = nil; faceLosses = 0
         recordedFrameCount = 0; collectedFrameCount = 0
@@ -618,7 +614,6 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return effects
         default: return effects
         }
-        if g.isPlaced, !g.shortfalls.isEmpty { lastShortfallMs = nowMs }
         // Issue #25: while a challenge step runs, turning is the instruction (see the extension).
         let tolerated = challengeTolerant(g)
         let accepted = challengeRunning ? [] : patience.update(tolerated, nowMs: nowMs, recording: phase == .recording)
@@ -644,8 +639,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
         if g.isValid { invalidSinceMs = nil; invalidHint = nil }
         switch phase {
         case .positioning:
-            let clear = patience.accepted || lastShortfallMs.map { nowMs - $0 >= FlowSettings.shortfallClearMs } ?? true
-            if g.isStill && clear {
+            // After a shortfall the countdown waits for `FlowSettings.shortfallClearMs` of clean
+            // frames, or for the patience to accept it.
+            if g.isStill && patience.clear(at: nowMs) {
                 effects += beginCountdown()
                 // With no countdown the recording starts on this frame, which the video holds.
                 if phase == .recording { effects += recordedFrame(g) }

@@ -42,7 +42,8 @@ public struct QualityPatience: Sendable, Equatable {
     /// True once the window ran out in this attempt: shortfalls no longer block.
     public private(set) var accepted = false
     private var lastMs: Int?
-    private var lastShortMs: Int?
+    /// When a placed frame last fell short in this attempt (ms), nil before any.
+    public private(set) var lastShortMs: Int?
     /// A shortfall counts as gone after this long without one: `FlowSettings.shortfallClearMs`.
     public static let clearMs = FlowSettings.shortfallClearMs
     private var records: [AcceptedShortfall] = []
@@ -60,6 +61,7 @@ public struct QualityPatience: Sendable, Equatable {
         let dt = lastMs.map { min(max(0, nowMs - $0), Self.maxFrameGapMs) } ?? 0
         lastMs = nowMs
         guard g.isPlaced else { return [] }
+        if !g.shortfalls.isEmpty { lastShortMs = nowMs }
         for s in g.shortfalls {
             let k: Int
             if let i = records.firstIndex(where: { $0.measure == s.measure }) { k = i } else {
@@ -77,13 +79,18 @@ public struct QualityPatience: Sendable, Equatable {
         // last `clearMs`, valid frames included: a measure that flickers about its limit (half
         // the frames short) must not take twice the window, nor restart it; a shortfall fixed for
         // good stops it.
-        if !g.shortfalls.isEmpty { lastShortMs = nowMs }
         guard g.isPlacedAndStill, let seen = lastShortMs, nowMs - seen < Self.clearMs, let window = windowMs else { return [] }
         spentMs += dt
         guard spentMs >= window else { return [] }
         accepted = true
         for k in records.indices { records[k].accepted = true }
         return records
+    }
+
+    /// True when a countdown may start as far as shortfalls go: the window accepted them, none
+    /// was seen yet, or the last one is at least `clearMs` old at `nowMs`.
+    public func clear(at nowMs: Int) -> Bool {
+        accepted || lastShortMs.map { nowMs - $0 >= Self.clearMs } ?? true
     }
 
     /// The frame as the flow treats it: once the window has run out, a placed frame counts as
