@@ -4,6 +4,10 @@
 // through the thin shim targets C*; only those targets include C headers.
 import PackageDescription
 
+/// Swift settings of the modules that touch every pixel of every frame (see the note at the
+/// Swift modules).
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "selfie-capture",
     platforms: [.macOS(.v13)],
@@ -33,13 +37,17 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("chafa"), .linkedLibrary("glib-2.0")]),
 
         // MARK: Swift modules
+        // The per-pixel and per-frame modules are optimised in debug builds too: the tests run the
+        // debug binary on every clip, and unoptimised Swift there spent over half of a run's CPU
+        // in generic-metadata lookups and bounds-checked loops (perf on `analyze approach.avi`,
+        // DECISIONS 2026-12-02). `-enable-testing` still applies, so `@testable import` works.
         .target(name: "Localization", dependencies: ["CICUPlural"]),
         .target(name: "CaptureFlow"),
-        .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg"]),
+        .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg"], swiftSettings: hotPath),
         .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "Evidence"),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow", "Evidence"]),
-        .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
+        .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"], swiftSettings: hotPath),
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureFlow", "Localization"]),
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",

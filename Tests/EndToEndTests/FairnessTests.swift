@@ -7,12 +7,12 @@ import TestSupport
 /// expression, pose or light; at fast pace the recording starts within countdown (1 s) +
 /// patience (3 s) + 0.5 s of settling. Behaviour only: no event sequence is pinned.
 @Suite struct FairnessTests {
-    /// At realtime pace one clip at a time: each run needs its 7 s of wall clock and about a third
-    /// of a core for the debug build's analysis; 25 of them at once on 2 cores would test the
-    /// machine's load rather than the product.
-    @Suite(.serialized) struct Realtime {
+    /// At realtime pace: each run needs its 7 s of wall clock and a fraction of a core; the
+    /// harness's wall-clock slots (`Harness.Load.wall`) keep a few at a time, so 25 at once on
+    /// 2 cores do not test the machine's load rather than the product.
+    @Suite struct Realtime {
         @Test(.enabled(if: FairnessTests.ready, "needs the built binary and ../shared/media/fairness"), arguments: FairnessTests.clips)
-        func everyPersonRecordsAtRealtimePace(clip: String) throws { try FairnessTests.check(clip: clip, pace: "realtime") }
+        func everyPersonRecordsAtRealtimePace(clip: String) async throws { try await FairnessTests.check(clip: clip, pace: "realtime") }
     }
 
     static let bin = Harness.binary
@@ -24,14 +24,15 @@ import TestSupport
     static let ready = bin != nil && !clips.isEmpty
 
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media/fairness"), arguments: clips)
-    func everyPersonRecordsAtFastPace(clip: String) throws { try Self.check(clip: clip, pace: "fast") }
+    func everyPersonRecordsAtFastPace(clip: String) async throws { try await Self.check(clip: clip, pace: "fast") }
 
-    static func check(clip: String, pace: String) throws {
+    static func check(clip: String, pace: String) async throws {
         let dir = Harness.tempDir("fair")
         let out = dir + "/out", events = dir + "/events.jsonl", log = dir + "/analysis.jsonl"
         let src = try #require(TestSupport.shared("media/\(clip).avi"))
-        let r = try Harness.run(try #require(Self.bin), ["--source", src, "--renderer", "null", "--pace", pace, "--output", out,
-                                                         "--events", events, "--analysis-log", log], timeout: 300)
+        let r = try await Harness.run(try #require(Self.bin), ["--source", src, "--renderer", "null", "--pace", pace, "--output", out,
+                                                               "--events", events, "--analysis-log", log],
+                                      load: pace == "fast" ? .cpu : .wall, timeout: 300)
         #expect(r.code == 0, "\(clip) at \(pace): exit \(r.code); stderr: \(r.err)")
         let parsed = ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
@@ -69,11 +70,12 @@ import TestSupport
     /// slightly turned (about 16° of yaw against the 15° advice limit) does not record in 7 s.
     @Test(.enabled(if: ready && TestSupport.shared("media/fairness/cc0_interfaces_020_settle.avi") != nil,
                    "needs the built binary and ../shared/media/fairness"))
-    func strictQualityStillBlocks() throws {
+    func strictQualityStillBlocks() async throws {
         let dir = Harness.tempDir("fair-strict")
         let src = try #require(TestSupport.shared("media/fairness/cc0_interfaces_020_settle.avi"))
-        let r = try Harness.run(try #require(Self.bin), ["--source", src, "--renderer", "null", "--pace", "fast", "--output",
-                                                         dir + "/out", "--events", dir + "/ev.jsonl", "--strict-quality"], timeout: 300)
+        let r = try await Harness.run(try #require(Self.bin), ["--source", src, "--renderer", "null", "--pace", "fast", "--output",
+                                                               dir + "/out", "--events", dir + "/ev.jsonl", "--strict-quality"],
+                                      load: .cpu, timeout: 300)
         #expect(r.code == 75, "stderr: \(r.err)")
         let text = (try? String(contentsOfFile: dir + "/ev.jsonl", encoding: .utf8)) ?? ""
         #expect(text.contains("\"hint\":\"turnHeadLess\"") && !text.contains("qualityAccepted"))

@@ -50,3 +50,67 @@ enum Harness {
         return path
     }
 }
+
+extension Harness {
+    /// What a child process mostly spends, for `run(_:_:load:…)`'s budget.
+    enum Load: Sendable {
+        /// CPU: `--pace fast` runs and `analyze`, which use a core for as long as they run.
+        case cpu
+        /// Wall clock: `--pace realtime` runs and terminal sessions, which wait on the source's
+        /// frame times or on a terminal and use a fraction of a core.
+        case wall
+
+        /// Its share of a core, in quarters: a CPU-bound run takes a whole core; a realtime run
+        /// of the debug build takes about a fifth (1.45 s of CPU for approach.avi's 6.2 s at
+        /// realtime, measured 2026-12-02 with the hot modules optimised).
+        var quarters: Int { self == .cpu ? 4 : 1 }
+    }
+
+    /// A counting semaphore for async callers: `acquire(n)` suspends (it never blocks a thread)
+    /// until `n` of `capacity` units are free; waiters are served in order, so CPU-bound runs
+    /// are not starved by a stream of small ones.
+    actor Budget {
+        let capacity: Int
+        private var used = 0
+        private var waiting: [(units: Int, resume: CheckedContinuation<Void, Never>)] = []
+        init(capacity: Int) { self.capacity = capacity }
+
+        func acquire(_ units: Int) async {
+            let n = min(units, capacity)
+            if waiting.isEmpty, used + n <= capacity { used += n; return }
+            await withCheckedContinuation { waiting.append((n, $0)) }
+        }
+
+        func release(_ units: Int) {
+            used -= min(units, capacity)
+            while let first = waiting.first, used + first.units <= capacity {
+                waiting.removeFirst()
+                used += first.units
+                first.resume.resume()
+            }
+        }
+    }
+
+    /// The children's budget: the machine's cores, in quarters. Two CPU-bound runs fill a
+    /// 2-core machine; so do one and four realtime runs. More would only slow each down, and
+    /// realtime runs would then see the load of the test run itself rather than the product's.
+    static let budget = Budget(capacity: 4 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// `run` for async tests: the same child and result, but the test's thread is not held
+    /// while the child runs. Swift Testing runs tests on the concurrency pool, one thread per
+    /// core; a test blocked in `waitpid` holds one, so on 2 cores two realtime runs (7 s of wall
+    /// clock, a fifth of a core each) stopped every other test. Here the child is waited for on
+    /// a thread of its own, within `budget`.
+    static func run(_ executable: String, _ args: [String], load: Load, stdin: Data? = nil, env: [String: String] = [:],
+                    cwd: String? = nil, timeout: TimeInterval = 120) async throws -> Result {
+        await budget.acquire(load.quarters)
+        let outcome: Swift.Result<Result, Error> = await withCheckedContinuation { done in
+            let thread = Thread {
+                done.resume(returning: Swift.Result { try run(executable, args, stdin: stdin, env: env, cwd: cwd, timeout: timeout) })
+            }
+            thread.start()
+        }
+        await budget.release(load.quarters)
+        return try outcome.get()
+    }
+}

@@ -5,7 +5,7 @@ import TestSupport
 /// Issue #11 end to end, on the built binary: the quality vector in `analyze`'s log, the new
 /// quality hints (rare on the good clips, never in their final hold; "face the light" on a
 /// backlit clip made from the people photos), and the ranked reference frame in the output.
-@Suite(.serialized) struct QualityEndToEndTests {
+@Suite struct QualityEndToEndTests {
     static let bin = Harness.binary
     static let media = TestSupport.shared("media/approach.avi") != nil
     static let ready = bin != nil && media
@@ -33,9 +33,9 @@ import TestSupport
         return t.expect.records
     }
 
-    static func analyze(_ source: String) throws -> [[String: Any]] {
+    static func analyze(_ source: String) async throws -> [[String: Any]] {
         let log = Harness.tempDir("q-analyze") + "/analysis.jsonl"
-        let r = try Harness.run(try #require(bin), ["analyze", "--source", source, "--analysis-log", log], timeout: 300)
+        let r = try await Harness.run(try #require(bin), ["analyze", "--source", source, "--analysis-log", log], load: .cpu, timeout: 300)
         #expect(r.code == 0, "analyze \(source): \(r.err)")
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
@@ -45,10 +45,10 @@ import TestSupport
     /// face; the quality hints are shown on fewer than 2 % of the frames of the clip's valid runs
     /// (ground truth `valid_runs_s`) and never in its final hold (`final_valid_from_s` on).
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"), arguments: goodClips)
-    func qualityHintsAreRareOnGoodClips(clip: String) throws {
+    func qualityHintsAreRareOnGoodClips(clip: String) async throws {
         let path = try #require(TestSupport.shared("media/\(clip).json"))
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        let lines = try Self.analyze(try #require(TestSupport.shared("media/\(clip).avi")))
+        let lines = try await Self.analyze(try #require(TestSupport.shared("media/\(clip).avi")))
         #expect(!lines.isEmpty)
         for l in lines where !((l["faces"] as? [Any]) ?? []).isEmpty {
             let q = try #require(l["quality"] as? [String: Any], "\(clip) frame \(l["frame"] ?? "?"): no quality vector")
@@ -83,21 +83,21 @@ import TestSupport
     /// face dimmed to 60 % before a bright window): after the first second the shown hint is
     /// "face the light" on most frames, and a capture with default options never records.
     @Test(.enabled(if: canMakeBacklight, "needs python3 with numpy and Pillow, ffmpeg, the binary and ../shared/media/people"))
-    func backlightSaysFaceTheLight() throws {
+    func backlightSaysFaceTheLight() async throws {
         let dir = Harness.tempDir("q-backlight")
         let clip = dir + "/backlight.avi"
         let py = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : try #require(Harness.tool("python3"))
         let script = TestSupport.projectRoot().appendingPathComponent("scripts/make-backlight-clip.py").path
         let media = try #require(TestSupport.shared("media"))
-        let g = try Harness.run(py, [script, clip, "--media", media], timeout: 300)
+        let g = try await Harness.run(py, [script, clip, "--media", media], load: .cpu, timeout: 300)
         try #require(g.code == 0, "make-backlight-clip: \(g.err)")
-        let lines = try Self.analyze(clip)
+        let lines = try await Self.analyze(clip)
         let late = lines.filter { ($0["t_ms"] as? Int ?? 0) >= 1000 }
         let light = late.filter { $0["hint"] as? String == "faceTheLight" }.count
         #expect(!late.isEmpty && Double(light) >= 0.8 * Double(late.count), "faceTheLight on \(light) of \(late.count) frames")
         let events = dir + "/events.jsonl"
-        let r = try Harness.run(try #require(Self.bin), ["--source", clip, "--renderer", "null", "--pace", "fast", "--output", dir + "/out",
-                                                         "--events", events], timeout: 300)
+        let r = try await Harness.run(try #require(Self.bin), ["--source", clip, "--renderer", "null", "--pace", "fast", "--output", dir + "/out",
+                                                               "--events", events], load: .cpu, timeout: 300)
         #expect(r.code == 75, "a backlit face must not record; stderr: \(r.err)")
         let text = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
         #expect(text.contains("\"hint\":\"faceTheLight\""))
@@ -111,11 +111,12 @@ import TestSupport
     /// In realtime the analysis of a frame arrives after it was written (the runtime keeps the
     /// frame until then), and a frame the analyser skipped has no score and cannot be chosen.
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"), arguments: ["fast", "realtime"])
-    func referenceFrameIsTheBestRecordedFrame(pace: String) throws {
+    func referenceFrameIsTheBestRecordedFrame(pace: String) async throws {
         let dir = Harness.tempDir("q-ref")
         let out = dir + "/out"
         let src = try #require(TestSupport.shared("media/approach.avi"))
-        let r = try Harness.run(try #require(Self.bin), ["--source", src, "--renderer", "null", "--pace", pace, "--output", out], timeout: 300)
+        let r = try await Harness.run(try #require(Self.bin), ["--source", src, "--renderer", "null", "--pace", pace, "--output", out],
+                                      load: pace == "fast" ? .cpu : .wall, timeout: 300)
         #expect(r.code == 0, "stderr: \(r.err)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/result.json"))) as? [String: Any])
         let ref = try #require(result["referenceFrame"] as? [String: Any])

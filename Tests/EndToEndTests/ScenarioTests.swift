@@ -6,7 +6,7 @@ import TestSupport
 /// ../shared/media and ../shared/media/people: properties against their ground truth (records or
 /// not, hints, restarts, timing) at both paces, the recorded video (ffprobe) and the collected
 /// frames. No exact event sequences: they would pin one build's restart counts.
-@Suite(.serialized) struct ScenarioTests {
+@Suite struct ScenarioTests {
     static let bin = Harness.binary
     static let media = TestSupport.shared("media/approach.avi") != nil
     static let ready = bin != nil && media
@@ -17,12 +17,15 @@ import TestSupport
         var output: String
     }
 
-    static func capture(_ scenario: String, extra: [String] = []) throws -> Run {
+    static func capture(_ scenario: String, extra: [String] = []) async throws -> Run {
         let dir = Harness.tempDir("sc-\(scenario)")
         let out = dir + "/out", events = dir + "/events.jsonl"
         let src = try #require(TestSupport.shared("media/\(scenario).avi"))
-        let r = try Harness.run(try #require(bin), ["--source", src, "--renderer", "null", "--pace", "fast",
-                                                    "--output", out, "--events", events] + extra, timeout: 300)
+        // The last --pace wins: realtime runs wait on the clip's frame times, fast ones on the CPU.
+        let pace = extra.lastIndex(of: "--pace").flatMap { extra.indices.contains($0 + 1) ? extra[$0 + 1] : nil } ?? "fast"
+        let r = try await Harness.run(try #require(bin), ["--source", src, "--renderer", "null", "--pace", "fast",
+                                                          "--output", out, "--events", events] + extra,
+                                      load: pace == "fast" ? .cpu : .wall, timeout: 300)
         let text = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
         let parsed = text.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
@@ -95,11 +98,11 @@ import TestSupport
     /// `moves_during_hold`; recording starts within countdown (1 s) + 0.5 s of the start of
     /// the true still-and-valid run it falls in.
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"), arguments: clips, ["fast", "realtime"])
-    func behavesAsTheGroundTruthSays(clip: String, pace: String) throws {
+    func behavesAsTheGroundTruthSays(clip: String, pace: String) async throws {
         let path = try #require(TestSupport.shared("media/\(clip).json"))
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         let log = Harness.tempDir("sc-log") + "/analysis.jsonl"
-        let run = try Self.capture(clip, extra: ["--pace", pace, "--analysis-log", log])
+        let run = try await Self.capture(clip, extra: ["--pace", pace, "--analysis-log", log])
         let name = "\(clip) at \(pace)"
         #expect(run.result.code == (truth.expect.records ? 0 : 75), "\(name): exit \(String(describing: run.result.code)); stderr: \(run.result.err)")
         let shown = Set(run.events.compactMap { $0["hint"] as? String }.map { $0 == "holdStill" ? "valid" : $0 })
@@ -157,8 +160,8 @@ import TestSupport
     /// The recorded files of a capture: result.json and the video agree with ffprobe, collected
     /// frames follow Mobai's defaults, permissions protect biometric data.
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
-    func recordedFilesAgree() throws {
-        let run = try Self.capture("approach")
+    func recordedFilesAgree() async throws {
+        let run = try await Self.capture("approach")
         #expect(run.result.code == 0, "stderr: \(run.result.err)")
         let seq = Self.sequence(run.events)
         #expect(seq.suffix(2) == ["faceCaptureSuccess", "outputSaved"])
@@ -208,8 +211,8 @@ import TestSupport
     /// In realtime the analysis of a frame arrives after the frame was written; result.json
     /// still gives recorded frames their face (a new-user trial found none at all).
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
-    func realtimeResultHasPerFrameFaces() throws {
-        let run = try Self.capture("approach", extra: ["--pace", "realtime"])
+    func realtimeResultHasPerFrameFaces() async throws {
+        let run = try await Self.capture("approach", extra: ["--pace", "realtime"])
         #expect(run.result.code == 0, "stderr: \(run.result.err)")
         let data = try Data(contentsOf: URL(fileURLWithPath: run.output + "/result.json"))
         let result = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -223,8 +226,8 @@ import TestSupport
     }
 
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
-    func movesDuringHoldRestartsTheCountdown() throws {
-        let run = try Self.capture("moves_during_hold")
+    func movesDuringHoldRestartsTheCountdown() async throws {
+        let run = try await Self.capture("moves_during_hold")
         #expect(run.result.code == 0)
         // A countdown starts while the face is valid, the face jumps (status leaves ValidFace),
         // and a later countdown leads to the recording.
@@ -242,8 +245,8 @@ import TestSupport
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"), arguments: [
         ("two_faces", "TooManyFaces", "multipleFaces"), ("no_face", "NotFound", "noFace"), ("dark", "ValidFace", "tooDark"),
     ])
-    func neverRecords(scenario: String, status: String, hint: String) throws {
-        let run = try Self.capture(scenario, extra: ["--loop", "--max-attempts", "2"])
+    func neverRecords(scenario: String, status: String, hint: String) async throws {
+        let run = try await Self.capture(scenario, extra: ["--loop", "--max-attempts", "2"])
         #expect(run.result.code == 75, "stderr: \(run.result.err)")
         #expect(run.result.err.contains("before the capture completed (attempt 2 of 2)"))
         let names = run.events.compactMap { $0["event"] as? String }
@@ -255,21 +258,21 @@ import TestSupport
     }
 
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
-    func sourceEndingFirstExits75() throws {
-        let run = try Self.capture("no_face")
+    func sourceEndingFirstExits75() async throws {
+        let run = try await Self.capture("no_face")
         #expect(run.result.code == 75)
         #expect(run.result.err.contains("ended before the capture completed"))
     }
 
     /// The same capture from a pipe: ffmpeg decodes the AVI to y4m on stdout.
     @Test(.enabled(if: ready && Harness.tool("ffmpeg") != nil, "needs ffmpeg, the binary and ../shared/media"))
-    func recordsFromAY4MPipe() throws {
+    func recordsFromAY4MPipe() async throws {
         let ffmpeg = try #require(Harness.tool("ffmpeg"))
         let src = try #require(TestSupport.shared("media/approach.avi"))
         let dir = Harness.tempDir("sc-pipe")
         let cmd = "'\(ffmpeg)' -v error -i '\(src)' -pix_fmt yuv420p -f yuv4mpegpipe - | '\(try #require(Self.bin))' "
             + "--source - --renderer null --pace fast --output '\(dir)/out'"
-        let r = try Harness.run("/bin/sh", ["-c", cmd], timeout: 300)
+        let r = try await Harness.run("/bin/sh", ["-c", cmd], load: .cpu, timeout: 300)
         #expect(r.code == 0, "stderr: \(r.err)")
         #expect(FileManager.default.fileExists(atPath: dir + "/out/video.avi"))
     }

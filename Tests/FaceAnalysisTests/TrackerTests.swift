@@ -78,8 +78,9 @@ import TestSupport
     }
 
     /// dlib's model gives its 68-point mean shape inside the unit box.
-    @Test func dlibMeanShapeIsBoxNormalised() throws {
-        guard let models = MediaSupport.models else { print("skip: dlib model absent"); return }
+    @Test(.enabled(if: MediaSupport.models != nil, "the dlib model (libdlib-data) is absent"))
+    func dlibMeanShapeIsBoxNormalised() throws {
+        let models = try #require(MediaSupport.models)
         let m = models.predictor.meanShape
         #expect(m.count == 68)
         #expect(m.allSatisfy { $0.x > -0.1 && $0.x < 1.1 && $0.y > -0.3 && $0.y < 1.1 })
@@ -107,9 +108,10 @@ import TestSupport
         for clip in Self.clips { #expect(TestSupport.shared("media/\(clip).json") != nil, "\(clip).json missing") }
     }
 
-    @Test(arguments: clips)
+    @Test(.enabled(if: MediaSupport.available && MediaSupport.models != nil, "../shared/media, ffmpeg or the dlib model is absent"),
+          arguments: clips)
     func trackedBoxIsAccurateAndSteady(clip: String) throws {
-        guard MediaSupport.available, let models = MediaSupport.models else { print("skip: media, ffmpeg or dlib absent"); return }
+        let models = try #require(MediaSupport.models)
         let truth = try MediaSupport.truth(clip)
         let frames = try MediaSupport.grayFrames(clip, width: truth.width, height: truth.height)
         let analyzer = FaceAnalyzer(detector: try DlibHOGDetector(), landmarks: models.predictor)
