@@ -34,15 +34,16 @@ let package = Package(
 
         // MARK: Swift modules
         .target(name: "Localization", dependencies: ["CICUPlural"]),
-        .target(name: "CaptureFlow"),
+        .target(name: "CaptureModel"),   // value types the modules exchange (DESIGN.md "Package layout")
+        .target(name: "CaptureFlow", dependencies: ["CaptureModel"]),
         .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg"]),
         .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "Evidence"),
-        .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow", "Evidence"]),
-        .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"]),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureFlow", "Localization"]),
+        .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureModel"]),
+        .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureModel"]),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization"]),
         .target(name: "SelfieCaptureApp",
-                dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
+                dependencies: ["Localization", "CaptureModel", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
                                "Digest", "Evidence"]),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
         // MARK: Benchmark drivers (Benchmarks/: the one home of the benchmarks, run by `make bench`)
@@ -53,15 +54,18 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),
+        // A scripted V4L2 device behind Camera's syscall seam, for CameraTests and SelfieCaptureAppTests.
+        .target(name: "FakeV4L2", dependencies: ["Camera", "CV4L2", "Media", "CaptureModel"], path: "Sources/FakeV4L2"),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
         .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
-        .testTarget(name: "CameraTests", dependencies: ["Camera", "CaptureFlow", "Evidence", "SelfieCaptureApp", "TestSupport"]),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "FakeV4L2", "TestSupport"]),
         .testTarget(name: "EvidenceTests", dependencies: ["Digest", "Evidence", "TestSupport"]),
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
+        // CaptureFlow: the media scenarios and quality tests judge the analysis with the guidance rules.
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "CaptureFlow", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"],
                     exclude: ["Snapshots"]),   // read by path (#filePath), not bundled
-        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "Digest", "Evidence", "TestSupport"],
+        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "FakeV4L2", "TestSupport"],
                     exclude: ["Snapshots"]),   // read by path (#filePath), not bundled
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Media", "TerminalUI", "CaptureFlow"]),
     ]

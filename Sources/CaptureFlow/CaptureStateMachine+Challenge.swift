@@ -96,3 +96,18 @@ extension CaptureStateMachine {
         return "selfie_capture_challenge_" + r.direction.rawValue
     }
 }
+
+extension CaptureStateMachine {
+    /// What the screens show of the flow now (TerminalUI's `ScreenView.from` reads this value).
+    public var view: FlowView {
+        FlowView(screen: screen, loadingStage: loadingStage, permissionRequestPending: permissionRequestPending,
+                 deniedDevicePath: deniedDevicePath, phase: phase, hint: guidance?.hint, ovalValid: guidance?.ovalValid,
+                 countdownRemaining: countdownRemaining, recordingProgress: recordingProgress,
+                 restartReason: shownRestartReason, showsStartButton: showsStartButton,
+                 recordingDurationMs: recordingDurationMs, previewScaleType: settings.options.previewScaleType,
+                 inputsToTheRight: settings.session.uiConfig.showWideWindowPreviewInputsToTheRight,
+                 challengeKey: challengeInstructionKey, recordedFrameCount: recordedFrameCount,
+                 collectedFrameCount: collectedFrameCount, askedFrameCount: settings.options.numberOfFrameToCollect,
+                 failure: failure, canTryAgain: canTryAgain, attempt: attempt, maxAttempts: maxAttempts)
+    }
+}

@@ -1,68 +1,7 @@
 // The capture flow as a value type: events in, effects out (DESIGN.md "Conventions"; the shape of
+import CaptureModel
 // swift-nio's protocol-negotiation state machine). No clock, no I/O: time arrives as
 // `Event.tick(nowMs:)`, and every side effect is an `Effect` the runtime carries out.
-
-/// The screen the flow is on.
-public enum Screen: String, Sendable, CaseIterable, Equatable {
-    case loading, instructions, cameraPermission, cameraPermissionDenied, capture, result, failed
-}
-
-/// What the loading screen is waiting for.
-public enum LoadingStage: String, Sendable, Equatable {
-    /// The face model is loading (`selfie_capture_loading_model`).
-    case model
-    /// The camera is opening (`selfie_capture_loading_camera`).
-    case camera
-}
-
-/// Where the capture screen is in its own sequence.
-public enum CapturePhase: String, Sendable, Equatable {
-    /// Preview shown, no frame yet.
-    case waitingForCamera
-    /// The camera delivers frames (`cameraReady`); waiting for Start.
-    case ready
-    /// Started (`videoCaptureStarted`): hints guide the face into the oval.
-    case positioning
-    /// The face is valid and still: counting down `timeBeforeAutomaticCapture`.
-    case countdown
-    /// Recording the video.
-    case recording
-    /// The recording ended (`videoRecordEnded`).
-    case finished
-}
-
-/// A key as the terminal (or a `--keys` script) reports it.
-public enum Key: Sendable, Equatable {
-    case enter, space, escape, backspace
-    /// Ctrl-C read as a key (raw mode) or SIGINT forwarded by the runtime.
-    case interrupt
-    /// Ctrl-Z read as a key (raw mode): suspend (the machine drops a take in progress first and
-    /// answers `Effect.suspend`).
-    case suspend
-    case character(Character)
-
-    /// What the key does in the flow: Enter/Space activate, Esc/Backspace go back, q/Ctrl-C
-    /// quit, s starts; anything else does nothing.
-    public var action: KeyAction? {
-        switch self {
-        case .enter, .space: return .activate
-        case .escape, .backspace: return .back
-        case .interrupt: return .quit
-        case .suspend: return nil
-        case .character(let c):
-            switch c {
-            case "q", "Q": return .quit
-            case "s", "S": return .start
-            default: return nil
-            }
-        }
-    }
-}
-
-/// The meaning of a key press.
-public enum KeyAction: Sendable, Equatable {
-    case activate, back, quit, start
-}
 
 /// Everything that can happen to the flow.
 public enum Event: Sendable, Equatable {

@@ -899,7 +899,7 @@ public final class CaptureRuntime {
                                        modelLoadMs: modelLoadMs)
         let isCamera = setup.sourceKind == .camera
         if !isCamera, loading.stage == .camera { loading.message = setup.strings.text("selfie_capture_loading_video") }
-        var view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
+        var view = ScreenView.from(machine.view, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: loading,
                                    result: resultView())
         if case .capture(var state) = view {
