@@ -50,12 +50,12 @@ public enum Event: Sendable, Equatable {
     case keysHelpShown(Bool)
 }
 
-/// What the runtime must do, in order.
+/// What the runtime must do, in order. Every case is carried out by the runtime
+/// (`CaptureRuntime.perform`); the events the flow emits come apart, in `Transition.events`.
 public enum Effect: Sendable, Equatable {
-    /// The flow moved to this screen (draw it; the plain renderer prints its text).
+    /// Draw the screen again: the flow moved to this screen, or the terminal changed (resize, a
+    /// window too small, the keys help). The plain renderer prints the screen's text.
     case showScreen(Screen)
-    /// Write this event to the event log.
-    case emit(FlowEvent)
     /// Start loading the face model; answer with `modelLoaded`.
     case loadModel
     /// Try to open the camera for the permission screen; answer `permissionGranted` (and keep it
@@ -65,10 +65,9 @@ public enum Effect: Sendable, Equatable {
     case openCamera
     /// Close the camera (the user went back from the capture screen).
     case closeCamera
-    /// Open the video file and start writing frames.
+    /// Open the video file and start writing frames: from now on every frame read goes into the
+    /// video (the runtime's; the machine counts only the frames it judged).
     case startRecording
-    /// Append this analysed frame to the video being recorded.
-    case recordFrame(frameIndex: Int)
     /// Also keep this frame as a still (`frames/frame-NNN.jpg`).
     case collectFrame(frameIndex: Int)
     /// Finish the video file (it is complete).
@@ -80,12 +79,49 @@ public enum Effect: Sendable, Equatable {
     case discardAttempt
     /// Write `result.json` (the recording is complete).
     case writeResult
-    /// Redraw the current screen (the terminal was resized).
-    case redraw
     /// Ctrl-Z: leave the screen and stop the process until it is continued (`fg`), then redraw.
     case suspend
     /// End the process with this exit code.
     case exit(FlowExit)
+}
+
+/// What one event did: the events the flow emits (for the event log, in order) and the effects
+/// the runtime carries out (in order). All the events of a transition are written before any of
+/// its effects is carried out (`FlowDriver.step`).
+public struct Transition: Sendable, Equatable {
+    public var events: [FlowEvent]
+    public var effects: [Effect]
+    public init(events: [FlowEvent] = [], effects: [Effect] = []) { self.events = events; self.effects = effects }
+    init(_ outputs: [Output]) {
+        events = []; effects = []
+        for o in outputs {
+            switch o {
+            case .emit(let e): events.append(e)
+            case .effect(let e): effects.append(e)
+            }
+        }
+    }
+}
+
+/// The machine's own account of a transition: events and effects in the order it decided them
+/// (`CaptureStateMachine.outputs(for:)`; tests read the order). `handle` splits it.
+enum Output: Sendable, Equatable {
+    case emit(FlowEvent)
+    case effect(Effect)
+
+    static func showScreen(_ s: Screen) -> Output { .effect(.showScreen(s)) }
+    static let loadModel = Output.effect(.loadModel)
+    static let requestPermission = Output.effect(.requestPermission)
+    static let openCamera = Output.effect(.openCamera)
+    static let closeCamera = Output.effect(.closeCamera)
+    static let startRecording = Output.effect(.startRecording)
+    static func collectFrame(frameIndex: Int) -> Output { .effect(.collectFrame(frameIndex: frameIndex)) }
+    static let stopRecording = Output.effect(.stopRecording)
+    static let abortRecording = Output.effect(.abortRecording)
+    static let discardAttempt = Output.effect(.discardAttempt)
+    static let writeResult = Output.effect(.writeResult)
+    static let suspend = Output.effect(.suspend)
+    static func exit(_ code: FlowExit) -> Output { .effect(.exit(code)) }
 }
 
 /// Fixed settings of one run.
@@ -317,8 +353,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
         }
     }
 
-    /// Feeds one event; returns the effects to carry out, in order.
-    public mutating func handle(_ event: Event) -> [Effect] {
+    /// Feeds one event; returns the events it emits and the effects to carry out.
+    public mutating func handle(_ event: Event) -> Transition { Transition(outputs(for: event)) }
+
+    /// Feeds one event; returns its events and effects in the order decided.
+    mutating func outputs(for event: Event) -> [Output] {
         switch event {
         case .tick(let now):
             nowMs = max(nowMs, now)
@@ -377,24 +416,24 @@ public struct CaptureStateMachine: Sendable, Equatable {
             default: return fail(.timeout, retryable: screen == .capture)
             }
         case .terminalResized:
-            return [.redraw]
+            return [.showScreen(screen)]
         case .windowTooSmall(let small):
             guard small != windowTooSmall else { return [] }
             windowTooSmall = small
-            return (small ? dropTake(reason: "windowTooSmall") : []) + [.redraw]
+            return (small ? dropTake(reason: "windowTooSmall") : []) + [.showScreen(screen)]
         case .keysHelpShown(let shown):
             guard shown != keysHelpShown else { return [] }
             keysHelpShown = shown
-            return (shown ? dropTake(reason: "keysHelp") : []) + [.redraw]
+            return (shown ? dropTake(reason: "keysHelp") : []) + [.showScreen(screen)]
         }
     }
 
     /// Drops a countdown or recording in progress (the recording's files go: `abortRecording`)
     /// and goes back to positioning, reporting `captureRestarted` with `reason`; the capture
     /// starts again from positioning when the flow moves on. Nothing happens in other phases.
-    private mutating func dropTake(reason: String) -> [Effect] {
+    private mutating func dropTake(reason: String) -> [Output] {
         guard screen == .capture, phase == .countdown || phase == .recording else { return [] }
-        var effects: [Effect] = isRecording ? [.abortRecording] : []
+        var effects: [Output] = isRecording ? [.abortRecording] : []
         effects.append(emit(.captureRestarted, [EventField("reason", .string(reason)), EventField("phase", .string(phase.rawValue)),
                                                 EventField("attempt", .int(attempt))]))
         phase = .positioning
@@ -406,16 +445,16 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     // MARK: screens
 
-    func emit(_ name: EventName, _ fields: [EventField] = []) -> Effect {
+    func emit(_ name: EventName, _ fields: [EventField] = []) -> Output {
         .emit(FlowEvent(name, tMs: nowMs, fields: fields))
     }
 
-    private mutating func showInstructions() -> [Effect] {
+    private mutating func showInstructions() -> [Output] {
         screen = .instructions
         return [.showScreen(.instructions), emit(.instructionsShown)]
     }
 
-    private mutating func afterInstructions() -> [Effect] {
+    private mutating func afterInstructions() -> [Output] {
         // Past the instructions before the model arrived: the loading screen until it does.
         if !modelReady {
             screen = .loading; loadingStage = .model
@@ -430,7 +469,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return [.showScreen(.cameraPermission), emit(.cameraPermissionShown)]
     }
 
-    private mutating func enterCapture() -> [Effect] {
+    private mutating func enterCapture() -> [Output] {
         screen = .capture
         timerStartMs = nowMs
         phase = .waitingForCamera
@@ -448,7 +487,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         recordedFrameCount = 0; collectedFrameCount = 0
     }
 
-    private mutating func cameraReadyIfWaiting() -> [Effect] {
+    private mutating func cameraReadyIfWaiting() -> [Output] {
         guard screen == .capture, phase == .waitingForCamera else { return [] }
         phase = .ready
         var effects = [emit(.cameraReady)]
@@ -456,7 +495,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return effects
     }
 
-    private mutating func startCapture() -> [Effect] {
+    private mutating func startCapture() -> [Output] {
         phase = .positioning
         startWhenReady = false
         resetAttempt()
@@ -466,7 +505,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     // MARK: keys
 
-    private mutating func handleKey(_ action: KeyAction) -> [Effect] {
+    private mutating func handleKey(_ action: KeyAction) -> [Output] {
         switch screen {
         case .failed:
             // Try again on Enter/Space when offered; q, Esc (or any key on a final failure) exit.
@@ -501,7 +540,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     /// One screen back (Unissey `navigateUp`). Loading and the first screen ignore it.
-    private mutating func navigateUp() -> [Effect] {
+    private mutating func navigateUp() -> [Output] {
         switch screen {
         case .cameraPermission, .cameraPermissionDenied:
             guard settings.session.uiConfig.showInstructions else { return [] }
@@ -510,7 +549,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         case .capture:
             // Esc during a countdown or recording drops the take: say so (reason "back"), so
             // the event log shows why the recording never ended.
-            var abort: [Effect] = isRecording ? [.abortRecording] : []
+            var abort: [Output] = isRecording ? [.abortRecording] : []
             if phase == .countdown || phase == .recording {
                 abort.append(emit(.captureRestarted, [EventField("reason", .string("back")), EventField("phase", .string(phase.rawValue)),
                                                       EventField("attempt", .int(attempt))]))
@@ -538,9 +577,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     // MARK: frames and time
 
-    private mutating func frameGuided(_ g: GuidanceResult) -> [Effect] {
+    private mutating func frameGuided(_ g: GuidanceResult) -> [Output] {
         guard screen == .capture else { return [] }
-        var effects: [Effect] = []
+        var effects: [Output] = []
         if phase == .waitingForCamera { effects += cameraReadyIfWaiting() }
         switch phase {
         case .positioning, .countdown, .recording: break
@@ -603,7 +642,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     /// `faceValidating` for a judged frame, and `faceBoundingBoxValidating` with v2 constraints.
-    private func validatingEvents(_ g: GuidanceResult) -> [Effect] {
+    private func validatingEvents(_ g: GuidanceResult) -> [Output] {
         var effects = [emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
                                               EventField("hint", .string(g.hint.rawValue))])]
         if settings.options.captureConstraints == .v2 {
@@ -616,10 +655,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return effects
     }
 
-    /// A frame of the recording: it goes into the video; a valid one may be collected (a blip's
+    /// A judged frame of the recording (the runtime writes every frame read into the video): it
+    /// counts; a valid one may be collected (a blip's
     /// frames stay in the video, which is continuous, but are not collected as stills).
-    private mutating func recordedFrame(_ g: GuidanceResult) -> [Effect] {
-        var effects: [Effect] = [.recordFrame(frameIndex: g.frameIndex)]
+    private mutating func recordedFrame(_ g: GuidanceResult) -> [Output] {
+        var effects: [Output] = []
         let collects = collectionPlan.map { $0.collects(elapsedMs: nowMs - recordingStartMs, alreadyCollected: collectedFrameCount) }
             ?? settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount)
         if g.isValid, collects {
@@ -632,7 +672,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     /// An invalid frame during the countdown or recording: a blip until `invalidGraceMs` has
     /// passed since the first invalid frame, then a restart.
-    private mutating func invalidFrame(_ g: GuidanceResult) -> [Effect] {
+    private mutating func invalidFrame(_ g: GuidanceResult) -> [Output] {
         if invalidSinceMs == nil { invalidSinceMs = nowMs }
         // The frame's own hint: the shown one may still be holdStill while a quality hint waits
         // out its debounce, and "moved" would then be named for an invalid frame.
@@ -643,7 +683,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// Restarts (aborting a recording) when frames have been invalid for `invalidGraceMs`.
     /// - Returns: nil while the grace runs (or no frame is invalid); else the restart's (or the
     ///   failure's) effects, which may be empty: the caller must then stop, the phase changed.
-    private mutating func graceExpired() -> [Effect]? {
+    private mutating func graceExpired() -> [Output]? {
         guard let since = invalidSinceMs, nowMs - since >= settings.invalidGraceMs else { return nil }
         let reason = invalidHint ?? .noFace
         if reason == .noFace {
@@ -653,7 +693,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return (phase == .recording ? [.abortRecording] : []) + restart(because: reason)
     }
 
-    private mutating func restart(because reason: Hint) -> [Effect] {
+    private mutating func restart(because reason: Hint) -> [Output] {
         let from = phase
         challenge = nil   // issue #25: a restarted recording starts its challenge again
         phase = .positioning
@@ -671,7 +711,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
                                          EventField("attempt", .int(attempt))])]
     }
 
-    private mutating func beginCountdown() -> [Effect] {
+    private mutating func beginCountdown() -> [Output] {
         invalidSinceMs = nil
         let total = settings.options.countdownMs
         if total == 0 { return startRecordingPhase() }
@@ -682,7 +722,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return [emit(.faceCaptureCountDown, [EventField("remaining", .int(remaining))])]
     }
 
-    private mutating func startRecordingPhase() -> [Effect] {
+    private mutating func startRecordingPhase() -> [Output] {
         collectionPlan = sourceFps.flatMap { settings.options.collectionPlan(durationMs: recordingDurationMs, fps: $0) }
         phase = .recording
         recordingStartMs = nowMs
@@ -693,7 +733,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return [.startRecording, emit(.videoRecordStarted), emit(.faceCaptureStarted)]
     }
 
-    private mutating func advanceClock() -> [Effect] {
+    private mutating func advanceClock() -> [Output] {
         guard screen == .capture else { return [] }
         switch phase {
         case .countdown:
@@ -714,7 +754,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         }
     }
 
-    private mutating func advanceRecording(reportProgress: Bool) -> [Effect] {
+    private mutating func advanceRecording(reportProgress: Bool) -> [Output] {
         let elapsed = nowMs - recordingStartMs
         let p = min(1, Double(max(0, elapsed)) / Double(recordingDurationMs))
         if p >= 1 { return challengeOrFinish() }   // issue #25: the challenge, if any, first
@@ -724,13 +764,13 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return progressEvents(rounded)
     }
 
-    private func progressEvents(_ p: Double) -> [Effect] {
+    private func progressEvents(_ p: Double) -> [Output] {
         [emit(.videoRecordProgress, [EventField("progress", .double(p))]),
          emit(.faceCaptureProgress, [EventField("progress", .double(p))])]
     }
 
-    mutating func finishRecording() -> [Effect] {
-        var effects: [Effect] = recordingProgress < 1 ? progressEvents(1) : []
+    mutating func finishRecording() -> [Output] {
+        var effects: [Output] = recordingProgress < 1 ? progressEvents(1) : []
         recordingProgress = 1
         phase = .finished
         screen = .result
@@ -761,9 +801,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
     ///   a looping source that started over); Try again is offered only if attempts remain too.
     ///   A final failure ends the run at once when nobody answers the failed screen
     ///   (`interactive` false), and a final timeout always does (as before attempts existed).
-    mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Effect] {
+    mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Output] {
         guard screen != .result, screen != .failed else { return [] }
-        let abort: [Effect] = isRecording ? [.abortRecording] : []
+        let abort: [Output] = isRecording ? [.abortRecording] : []
         failure = reason
         screen = .failed
         permissionRequestPending = false
@@ -788,7 +828,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// Try again: back to the capture screen with the camera still open, as the next attempt.
     /// The capture starts at once (Try again was the person's start), or when the first frame
     /// arrives if the camera has sent none yet; the `--timeout` timer restarts.
-    private mutating func tryAgain() -> [Effect] {
+    private mutating func tryAgain() -> [Output] {
         attempt += 1
         canTryAgain = false
         failure = nil
@@ -796,7 +836,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         restartReason = nil
         resetAttempt()
         timerStartMs = nowMs
-        var effects: [Effect] = [.discardAttempt, .showScreen(.capture)]
+        var effects: [Output] = [.discardAttempt, .showScreen(.capture)]
         if phase == .waitingForCamera { startWhenReady = true } else { effects += startCapture() }
         return effects
     }

@@ -1,5 +1,5 @@
 // The events the flow reports (DESIGN.md "Events"; names from the Unissey `UnisseyEvent` list and
-// the Mobai delegate callbacks). The state machine returns them as `Effect.emit`; the app writes
+// the Mobai delegate callbacks). The state machine returns them in `Transition.events`; the app writes
 // them as JSON Lines (`--events`).
 
 /// The name of a reported event, exactly as written in the event log.
