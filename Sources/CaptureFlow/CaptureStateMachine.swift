@@ -201,6 +201,47 @@ public struct FlowSettings: Sendable, Equatable {
     }
 }
 
+/// Where the flow is: ONE value whose cases carry only the data they have (swift-nio's style),
+/// so that combinations that cannot happen (recording on the failed screen, a countdown on the
+/// instructions, a permission request pending on the capture screen) cannot be represented.
+public enum FlowState: Sendable, Equatable {
+    case loading(LoadingStage)
+    case instructions
+    /// `pending`: between `requestPermission` and its answer.
+    case cameraPermission(pending: Bool)
+    /// The device path from `permissionDenied`.
+    case cameraPermissionDenied(devicePath: String, pending: Bool)
+    case capture(CaptureStage)
+    /// The recording finished (`videoRecordEnded`).
+    case result
+    /// `cameraReady`: the camera had sent a frame when the attempt failed (Try again then starts
+    /// at once, else on the first frame).
+    case failed(reason: FailureReason, canTryAgain: Bool, cameraReady: Bool)
+}
+
+/// The capture screen's own sequence, each step with its data (`CapturePhase` is its name).
+public enum CaptureStage: Sendable, Equatable {
+    /// No frame yet; `startWhenReady`: Try again was pressed, start on the first frame.
+    case waitingForCamera(startWhenReady: Bool)
+    case ready
+    case positioning
+    /// Counting down since `startMs` (ms on the run's clock).
+    case countdown(startMs: Int)
+    /// Recording since `startMs`.
+    case recording(startMs: Int)
+
+    /// The phase's name.
+    public var phase: CapturePhase {
+        switch self {
+        case .waitingForCamera: return .waitingForCamera
+        case .ready: return .ready
+        case .positioning: return .positioning
+        case .countdown: return .countdown
+        case .recording: return .recording
+        }
+    }
+}
+
 /// The capture flow. Drive it with `handle(_:)`; read its public properties to draw.
 ///
 /// Flow: instructions (unless `showInstructions` is false; shown while the model loads, issue
@@ -224,11 +265,51 @@ public struct FlowSettings: Sendable, Equatable {
 public struct CaptureStateMachine: Sendable, Equatable {
     public let settings: FlowSettings
 
-    public private(set) var screen: Screen = .loading
-    public private(set) var loadingStage: LoadingStage = .model
+    /// Where the flow is (the screen, and the data only that screen has).
+    public private(set) var state: FlowState = .loading(.model)
+    /// The screen the flow is on.
+    public var screen: Screen {
+        switch state {
+        case .loading: return .loading
+        case .instructions: return .instructions
+        case .cameraPermission: return .cameraPermission
+        case .cameraPermissionDenied: return .cameraPermissionDenied
+        case .capture: return .capture
+        case .result: return .result
+        case .failed: return .failed
+        }
+    }
+    /// What the loading screen waits for (`.model` on other screens).
+    public var loadingStage: LoadingStage {
+        if case .loading(let stage) = state { return stage }
+        return .model
+    }
     /// True once `modelLoaded` came (the instructions may show before it; the camera waits).
     public private(set) var modelReady = false
-    public private(set) var phase: CapturePhase = .waitingForCamera
+    /// The capture screen's phase; `.finished` on the result screen; on the other screens
+    /// `.waitingForCamera` (or `.ready` on a failed screen whose camera had sent a frame).
+    /// Setting it acts only on the capture screen (a countdown or recording starts at `nowMs`).
+    public private(set) var phase: CapturePhase {
+        get {
+            switch state {
+            case .capture(let stage): return stage.phase
+            case .result: return .finished
+            case .failed(_, _, let ready): return ready ? .ready : .waitingForCamera
+            default: return .waitingForCamera
+            }
+        }
+        set {
+            guard case .capture = state else { return }
+            switch newValue {
+            case .waitingForCamera: state = .capture(.waitingForCamera(startWhenReady: false))
+            case .ready: state = .capture(.ready)
+            case .positioning: state = .capture(.positioning)
+            case .countdown: state = .capture(.countdown(startMs: nowMs))
+            case .recording: state = .capture(.recording(startMs: nowMs))
+            case .finished: state = .result
+            }
+        }
+    }
     /// The last clock value seen (ms).
     public private(set) var nowMs: Int = 0
     /// The last judged frame while a capture is under way (positioning, countdown, recording).
@@ -252,16 +333,27 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// less than `restartMessageMs` after the restart; nil otherwise (a new countdown often
     /// starts within 0.2 s, too soon to have read why the last one stopped).
     public var shownRestartReason: Hint? {
-        guard screen == .capture, phase == .positioning || phase == .countdown, let at = restartedAtMs,
+        guard phase == .positioning || phase == .countdown, let at = restartedAtMs,
               nowMs - at < Self.restartMessageMs else { return nil }
         return restartReason
     }
     /// Set on the failed screen.
-    public private(set) var failure: FailureReason?
-    /// The device path from the last `permissionDenied`.
-    public private(set) var deniedDevicePath: String?
+    public var failure: FailureReason? {
+        if case .failed(let reason, _, _) = state { return reason }
+        return nil
+    }
+    /// The device path of `permissionDenied`, on its screen.
+    public var deniedDevicePath: String? {
+        if case .cameraPermissionDenied(let path, _) = state { return path }
+        return nil
+    }
     /// True between `requestPermission` and its answer.
-    public private(set) var permissionRequestPending = false
+    public var permissionRequestPending: Bool {
+        switch state {
+        case .cameraPermission(let pending), .cameraPermissionDenied(_, let pending): return pending
+        default: return false
+        }
+    }
     /// Frames written to the video in the current (or finished) recording.
     public private(set) var recordedFrameCount = 0
     /// Frames collected as stills in the current (or finished) recording.
@@ -270,7 +362,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// attempt that recorded (and the number of attempts made).
     public private(set) var attempt = 1
     /// True on the failed screen when it offers Try again (a retryable failure, attempts left).
-    public private(set) var canTryAgain = false
+    public var canTryAgain: Bool {
+        if case .failed(_, let again, _) = state { return again }
+        return false
+    }
 
     /// True while the window is too small to show the flow (`windowTooSmall`): the flow pauses.
     public private(set) var windowTooSmall = false
@@ -295,8 +390,14 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// How the current (or finished) recording collects its stills; nil without a known frame
     /// rate (Mobai's frame-count rule then applies).
     public private(set) var collectionPlan: CollectionPlan?
-    private var countdownStartMs = 0
-    private var recordingStartMs = 0
+    private var countdownStartMs: Int {
+        if case .capture(.countdown(let start)) = state { return start }
+        return nowMs
+    }
+    private var recordingStartMs: Int {
+        if case .capture(.recording(let start)) = state { return start }
+        return nowMs
+    }
     /// Since when (ms) frames have been invalid during a countdown or recording, and their hint.
     private var invalidSinceMs: Int?
     private var invalidHint: Hint?
@@ -304,7 +405,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public private(set) var faceLosses = 0
     private var timerStartMs = 0
     /// Set by Try again while the camera has sent no frame yet: start when it does.
-    private var startWhenReady = false
+    private var startWhenReady: Bool {
+        if case .capture(.waitingForCamera(let start)) = state { return start }
+        return false
+    }
     /// The active challenge of this attempt (issue #25, `CaptureStateMachine+Challenge.swift`):
     /// started when the still part of the recording is complete; nil without one.
     public internal(set) var challenge: ChallengeJudge?
@@ -335,7 +439,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
         }
     }
     /// True while frames go to the video file.
-    public var isRecording: Bool { screen == .capture && phase == .recording }
+    public var isRecording: Bool {
+        if case .capture(.recording) = state { return true }
+        return false
+    }
     /// How many attempts the run may make (`FlowSettings.effectiveMaxAttempts`).
     public var maxAttempts: Int { settings.effectiveMaxAttempts }
     /// When the `--timeout` timer started (ms on the run's clock), or nil when none runs (the
@@ -366,11 +473,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
             timerStartMs = nowMs
             // The instructions need no model: they show at once while it loads (issue #29).
             if settings.session.uiConfig.showInstructions { return [.loadModel] + showInstructions() }
-            screen = .loading; loadingStage = .model
+            state = .loading(.model)
             return [.showScreen(.loading), .loadModel]
         case .modelLoaded:
             modelReady = true
-            guard screen == .loading, loadingStage == .model else { return [] }
+            guard state == .loading(.model) else { return [] }
             return afterInstructions()
         case .keyPressed(.suspend):
             return dropTake(reason: "suspended") + [.suspend]
@@ -381,16 +488,13 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return handleKey(action)
         case .permissionGranted:
             guard screen == .cameraPermission || screen == .cameraPermissionDenied else { return [] }
-            permissionRequestPending = false
             return [emit(.cameraPermissionAccepted)] + enterCapture()
         case .permissionDenied(let path):
             guard screen == .cameraPermission || screen == .cameraPermissionDenied || screen == .loading else { return [] }
-            permissionRequestPending = false
-            deniedDevicePath = path
-            screen = .cameraPermissionDenied
+            state = .cameraPermissionDenied(devicePath: path, pending: false)
             return [emit(.cameraPermissionDenied, [EventField("device", .string(path))]), .showScreen(.cameraPermissionDenied)]
         case .cameraOpened:
-            guard screen == .loading, loadingStage == .camera else { return [] }
+            guard state == .loading(.camera) else { return [] }
             return enterCapture()
         case .cameraFirstFrame:
             return cameraReadyIfWaiting()
@@ -405,7 +509,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         case .sourceEnded:
             return fail(.sourceEnded)
         case .sourceLooped:
-            guard screen == .capture, phase == .positioning || phase == .countdown else { return [] }
+            guard phase == .positioning || phase == .countdown else { return [] }
             return fail(.sourceEnded, retryable: true)
         case .timeout:
             switch screen {
@@ -432,7 +536,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// and goes back to positioning, reporting `captureRestarted` with `reason`; the capture
     /// starts again from positioning when the flow moves on. Nothing happens in other phases.
     private mutating func dropTake(reason: String) -> [Output] {
-        guard screen == .capture, phase == .countdown || phase == .recording else { return [] }
+        guard phase == .countdown || phase == .recording else { return [] }
         var effects: [Output] = isRecording ? [.abortRecording] : []
         effects.append(emit(.captureRestarted, [EventField("reason", .string(reason)), EventField("phase", .string(phase.rawValue)),
                                                 EventField("attempt", .int(attempt))]))
@@ -450,30 +554,27 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func showInstructions() -> [Output] {
-        screen = .instructions
+        state = .instructions
         return [.showScreen(.instructions), emit(.instructionsShown)]
     }
 
     private mutating func afterInstructions() -> [Output] {
         // Past the instructions before the model arrived: the loading screen until it does.
         if !modelReady {
-            screen = .loading; loadingStage = .model
+            state = .loading(.model)
             return [.showScreen(.loading)]
         }
         if settings.cameraConsent {
-            screen = .loading; loadingStage = .camera
+            state = .loading(.camera)
             return [.showScreen(.loading), .openCamera]
         }
-        screen = .cameraPermission
-        permissionRequestPending = false
+        state = .cameraPermission(pending: false)
         return [.showScreen(.cameraPermission), emit(.cameraPermissionShown)]
     }
 
     private mutating func enterCapture() -> [Output] {
-        screen = .capture
+        state = .capture(.waitingForCamera(startWhenReady: false))
         timerStartMs = nowMs
-        phase = .waitingForCamera
-        startWhenReady = false
         resetAttempt()
         restartReason = nil
         return [.showScreen(.capture), emit(.cameraPreviewShown)]
@@ -488,16 +589,15 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func cameraReadyIfWaiting() -> [Output] {
-        guard screen == .capture, phase == .waitingForCamera else { return [] }
+        guard case .capture(.waitingForCamera(let startNow)) = state else { return [] }
         phase = .ready
         var effects = [emit(.cameraReady)]
-        if !showsStartButton || startWhenReady { effects += startCapture() }
+        if !showsStartButton || startNow { effects += startCapture() }
         return effects
     }
 
     private mutating func startCapture() -> [Output] {
         phase = .positioning
-        startWhenReady = false
         resetAttempt()
         restartReason = nil
         return [emit(.videoCaptureStarted, [EventField("attempt", .int(attempt)), EventField("maxAttempts", .int(maxAttempts))])]
@@ -529,7 +629,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return action == .activate ? afterInstructions() : []
         case .cameraPermission, .cameraPermissionDenied:
             guard action == .activate, !permissionRequestPending else { return [] }
-            permissionRequestPending = true
+            switch state {
+            case .cameraPermissionDenied(let path, _): state = .cameraPermissionDenied(devicePath: path, pending: true)
+            default: state = .cameraPermission(pending: true)
+            }
             return [emit(.cameraPermissionRequested), .requestPermission]
         case .capture:
             guard phase == .ready, showsStartButton, action == .activate || action == .start else { return [] }
@@ -544,7 +647,6 @@ public struct CaptureStateMachine: Sendable, Equatable {
         switch screen {
         case .cameraPermission, .cameraPermissionDenied:
             guard settings.session.uiConfig.showInstructions else { return [] }
-            permissionRequestPending = false
             return showInstructions()
         case .capture:
             // Esc during a countdown or recording drops the take: say so (reason "back"), so
@@ -555,8 +657,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
                                                       EventField("attempt", .int(attempt))]))
             }
             if !settings.cameraConsent {
-                screen = .cameraPermission
-                permissionRequestPending = false
+                state = .cameraPermission(pending: false)
                 resetAttempt()
                 return abort + [.closeCamera, .showScreen(.cameraPermission), emit(.cameraPermissionShown)]
             }
@@ -716,7 +817,6 @@ public struct CaptureStateMachine: Sendable, Equatable {
         let total = settings.options.countdownMs
         if total == 0 { return startRecordingPhase() }
         phase = .countdown
-        countdownStartMs = nowMs
         let remaining = (total + 999) / 1000
         countdownRemaining = remaining
         return [emit(.faceCaptureCountDown, [EventField("remaining", .int(remaining))])]
@@ -725,7 +825,6 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private mutating func startRecordingPhase() -> [Output] {
         collectionPlan = sourceFps.flatMap { settings.options.collectionPlan(durationMs: recordingDurationMs, fps: $0) }
         phase = .recording
-        recordingStartMs = nowMs
         countdownRemaining = nil
         recordingProgress = 0
         recordedFrameCount = 0
@@ -734,7 +833,6 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func advanceClock() -> [Output] {
-        guard screen == .capture else { return [] }
         switch phase {
         case .countdown:
             if let expired = graceExpired() { return expired }
@@ -772,8 +870,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     mutating func finishRecording() -> [Output] {
         var effects: [Output] = recordingProgress < 1 ? progressEvents(1) : []
         recordingProgress = 1
-        phase = .finished
-        screen = .result
+        state = .result
         effects += [.stopRecording, emit(.videoRecordEnded, [
             EventField("container", .string(settings.videoContainer)),
             EventField("codec", .string(settings.videoCodec)),
@@ -804,10 +901,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
     mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Output] {
         guard screen != .result, screen != .failed else { return [] }
         let abort: [Output] = isRecording ? [.abortRecording] : []
-        failure = reason
-        screen = .failed
-        permissionRequestPending = false
-        canTryAgain = retryable && attempt < maxAttempts
+        let cameraReady = screen == .capture && phase != .waitingForCamera
+        state = .failed(reason: reason, canTryAgain: retryable && attempt < maxAttempts, cameraReady: cameraReady)
         var effects = abort + [emit(.faceCaptureFailed, [EventField("reason", .string(reason.eventText)),
                                                          EventField("attempt", .int(attempt))]),
                                .showScreen(.failed)]
@@ -829,15 +924,14 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// The capture starts at once (Try again was the person's start), or when the first frame
     /// arrives if the camera has sent none yet; the `--timeout` timer restarts.
     private mutating func tryAgain() -> [Output] {
+        guard case .failed(_, _, let cameraReady) = state else { return [] }
         attempt += 1
-        canTryAgain = false
-        failure = nil
-        screen = .capture
+        state = .capture(cameraReady ? .ready : .waitingForCamera(startWhenReady: true))
         restartReason = nil
         resetAttempt()
         timerStartMs = nowMs
         var effects: [Output] = [.discardAttempt, .showScreen(.capture)]
-        if phase == .waitingForCamera { startWhenReady = true } else { effects += startCapture() }
+        if cameraReady { effects += startCapture() }
         return effects
     }
 }

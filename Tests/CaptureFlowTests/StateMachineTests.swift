@@ -959,3 +959,34 @@ struct Driver {
         #expect(d.m.screen == .failed && d.m.recordedFrameCount == 0)
     }
 }
+
+/// Issue #26: the machine's state is one `FlowState`; what only one screen has lives in its case.
+@Suite struct FlowStateTests {
+    @Test func aFailureDuringTheRecordingLeavesNoRecordingBehind() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true, maxAttempts: 2))
+        d.toPositioning()
+        d.advance(to: 100); d.frame(1)
+        guard case .capture(.recording(let start)) = d.m.state else { Issue.record("not recording: \(d.m.state)"); return }
+        #expect(start == 100)
+        let out = d.send(.timeout)
+        #expect(Driver.actions(out).first == .abortRecording)
+        #expect(d.m.state == .failed(reason: .timeout, canTryAgain: true, cameraReady: true))
+        #expect(!d.m.isRecording && d.m.phase != .recording && d.m.failure == .timeout)
+        // Try again with the camera already delivering: the next attempt starts at once.
+        d.key(.enter)
+        #expect(d.m.state == .capture(.positioning) && d.m.attempt == 2 && d.m.failure == nil && !d.m.canTryAgain)
+    }
+
+    @Test func permissionDataLivesOnItsScreens() {
+        var d = Driver()
+        d.send(.started); d.send(.modelLoaded); d.key(.enter)
+        #expect(d.m.state == .cameraPermission(pending: false))
+        d.key(.enter)
+        #expect(d.m.state == .cameraPermission(pending: true) && d.m.permissionRequestPending)
+        d.send(.permissionDenied(devicePath: "/dev/video3"))
+        #expect(d.m.state == .cameraPermissionDenied(devicePath: "/dev/video3", pending: false))
+        d.send(.permissionGranted)
+        #expect(d.m.screen == .capture && d.m.deniedDevicePath == nil && !d.m.permissionRequestPending)
+        #expect(d.m.state == .capture(.waitingForCamera(startWhenReady: false)))
+    }
+}
