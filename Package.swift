@@ -38,13 +38,14 @@ let package = Package(
         .target(name: "CaptureFlow", dependencies: ["CaptureModel"]),
         .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg"]),
         .target(name: "Digest", dependencies: ["CCrypto"]),
+        .target(name: "Spawn"),   // the one spawn primitive (ChildProcess), for the app and the tests
         .target(name: "Evidence"),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureModel"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureModel"]),
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization"]),
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureModel", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
-                               "Digest", "Evidence"]),
+                               "Digest", "Evidence", "Spawn"]),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
         // MARK: Benchmark drivers (Benchmarks/: the one home of the benchmarks, run by `make bench`)
         // bench-ui: render + send capture frames on a pty (Benchmarks/ui.sh); also the
@@ -53,7 +54,7 @@ let package = Package(
         .executableTarget(name: "MediaBench", dependencies: ["Media"], path: "Benchmarks/MediaBench"),   // Benchmarks/media.sh, mp4.sh
 
         // MARK: Tests
-        .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Spawn"], path: "Sources/TestSupport"),
         // A scripted V4L2 device behind Camera's syscall seam, for CameraTests and SelfieCaptureAppTests.
         .target(name: "FakeV4L2", dependencies: ["Camera", "CV4L2", "Media", "CaptureModel"], path: "Sources/FakeV4L2"),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),

@@ -44,7 +44,7 @@ import Glibc
     @Test(arguments: [("en", "Move your face to your left"), ("en", "Hold still: recording in 3"),
                       ("fr", "Déplacez votre visage vers votre gauche"), ("fr", "Ne bougez plus : enregistrement dans 3")])
     func spokenSentenceFitsItsLength(language: String, sentence: String) throws {
-        guard let exe = Spawner.which("espeak-ng") else {
+        guard let exe = ChildProcess.which("espeak-ng") else {
             print("skipped: espeak-ng is not installed (scripts/setup.sh installs it)")
             return
         }
@@ -61,7 +61,7 @@ import Glibc
         let words = Double(sentence.split(separator: " ").filter { $0.contains(where: \.isLetter) || $0.contains(where: \.isNumber) }.count)
         let expected = words * 60 / Double(Speaker.wordsPerMinute)
         #expect(seconds >= expected * 0.5 && seconds <= expected * 2 + 0.6, "\(sentence): \(seconds) s for \(Int(words)) words (\(expected) s at 175 wpm)")
-        if let soxi = Spawner.which("soxi") {
+        if let soxi = ChildProcess.which("soxi") {
             let s = try ChildProcess.run(soxi, ["-D", wav], timeout: 30)
             if let d = Double(String(decoding: s.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) {
                 #expect(abs(d - seconds) < 0.01, "soxi \(d) s, header \(seconds) s")
