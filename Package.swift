@@ -42,16 +42,18 @@ let package = Package(
         // in generic-metadata lookups and bounds-checked loops (perf on `analyze approach.avi`,
         // DECISIONS 2026-12-02). `-enable-testing` still applies, so `@testable import` works.
         .target(name: "Localization", dependencies: ["CICUPlural"]),
-        .target(name: "CaptureFlow"),
+        .target(name: "CaptureModel"),   // value types the modules exchange (DESIGN.md "Package layout")
+        .target(name: "CaptureFlow", dependencies: ["CaptureModel"]),
         .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg"], swiftSettings: hotPath),
         .target(name: "Digest", dependencies: ["CCrypto"]),
+        .target(name: "Spawn"),   // the one spawn primitive (ChildProcess), for the app and the tests
         .target(name: "Evidence"),
-        .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureFlow", "Evidence"]),
-        .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureFlow"], swiftSettings: hotPath),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureFlow", "Localization"]),
+        .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureModel"]),
+        .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureModel"], swiftSettings: hotPath),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization"]),
         .target(name: "SelfieCaptureApp",
-                dependencies: ["Localization", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
-                               "Digest", "Evidence"]),
+                dependencies: ["Localization", "CaptureModel", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
+                               "Digest", "Evidence", "Spawn"]),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
         // MARK: Benchmark drivers (Benchmarks/: the one home of the benchmarks, run by `make bench`)
         // bench-ui: render + send capture frames on a pty (Benchmarks/ui.sh); also the
@@ -60,16 +62,19 @@ let package = Package(
         .executableTarget(name: "MediaBench", dependencies: ["Media"], path: "Benchmarks/MediaBench"),   // Benchmarks/media.sh, mp4.sh
 
         // MARK: Tests
-        .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Spawn"], path: "Sources/TestSupport"),
+        // A scripted V4L2 device behind Camera's syscall seam, for CameraTests and SelfieCaptureAppTests.
+        .target(name: "FakeV4L2", dependencies: ["Camera", "CV4L2", "Media", "CaptureModel"], path: "Sources/FakeV4L2"),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
         .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
-        .testTarget(name: "CameraTests", dependencies: ["Camera", "CaptureFlow", "Evidence", "SelfieCaptureApp", "TestSupport"]),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "FakeV4L2", "TestSupport"]),
         .testTarget(name: "EvidenceTests", dependencies: ["Digest", "Evidence", "TestSupport"]),
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "TestSupport"]),
+        // CaptureFlow: the media scenarios and quality tests judge the analysis with the guidance rules.
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "CaptureFlow", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"],
                     exclude: ["Snapshots"]),   // read by path (#filePath), not bundled
-        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "Digest", "Evidence", "TestSupport"],
+        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "FakeV4L2", "TestSupport"],
                     exclude: ["Snapshots"]),   // read by path (#filePath), not bundled
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Media", "TerminalUI", "CaptureFlow"]),
     ]

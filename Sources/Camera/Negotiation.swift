@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 /// A FourCC (V4L2 pixel format code), e.g. `MJPG`, `YUYV`.
 public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     public var code: UInt32

@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import CV4L2
 import Media
 #if canImport(Glibc)

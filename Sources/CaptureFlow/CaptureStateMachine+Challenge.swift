@@ -21,7 +21,7 @@ extension CaptureStateMachine {
 
     /// The still part of the recording is complete: start the challenge (the recording goes
     /// on), or finish when there is none or it passed.
-    mutating func challengeOrFinish() -> [Effect] {
+    mutating func challengeOrFinish() -> [Output] {
         guard let base = settings.challenge else { return finishRecording() }
         // Each attempt its own order and nonce: a failed attempt must not show a replayer the
         // order to fake in the next (new-user trial of issue #25).
@@ -46,7 +46,7 @@ extension CaptureStateMachine {
     }
 
     /// A recorded frame's pose goes to the running step.
-    mutating func challengeObserve(_ g: GuidanceResult) -> [Effect] {
+    mutating func challengeObserve(_ g: GuidanceResult) -> [Output] {
         guard challengeRunning, var j = challenge else { return [] }
         let outcomes = j.observe(yaw: g.yaw, pitch: g.pitch, tMs: nowMs, frame: g.frameIndex)
         challenge = j
@@ -57,8 +57,8 @@ extension CaptureStateMachine {
     /// (`step`, `direction`, `startMs`, `endMs`, `startFrame`, `endFrame`, `reachedMs`,
     /// `peakYaw`, `peakPitch`), `challengeFailed` (the same and `outcome`), then the failure
     /// or the end of the recording.
-    mutating func challengeEffects(_ outcomes: [ChallengeJudge.Outcome]) -> [Effect] {
-        var effects: [Effect] = []
+    mutating func challengeEffects(_ outcomes: [ChallengeJudge.Outcome]) -> [Output] {
+        var effects: [Output] = []
         for o in outcomes {
             switch o {
             case .stepStarted(let r):
@@ -94,5 +94,20 @@ extension CaptureStateMachine {
     public var challengeInstructionKey: String? {
         guard challengeRunning, let r = challenge?.current else { return nil }
         return "selfie_capture_challenge_" + r.direction.rawValue
+    }
+}
+
+extension CaptureStateMachine {
+    /// What the screens show of the flow now (TerminalUI's `ScreenView.from` reads this value).
+    public var view: FlowView {
+        FlowView(screen: screen, loadingStage: loadingStage, permissionRequestPending: permissionRequestPending,
+                 deniedDevicePath: deniedDevicePath, phase: phase, hint: guidance?.hint, ovalValid: guidance?.ovalValid,
+                 countdownRemaining: countdownRemaining, recordingProgress: recordingProgress,
+                 restartReason: shownRestartReason, showsStartButton: showsStartButton,
+                 recordingDurationMs: recordingDurationMs, previewScaleType: settings.options.previewScaleType,
+                 inputsToTheRight: settings.session.uiConfig.showWideWindowPreviewInputsToTheRight,
+                 challengeKey: challengeInstructionKey, recordedFrameCount: recordedFrameCount,
+                 collectedFrameCount: collectedFrameCount, askedFrameCount: settings.options.numberOfFrameToCollect,
+                 failure: failure, canTryAgain: canTryAgain, attempt: attempt, maxAttempts: maxAttempts)
     }
 }

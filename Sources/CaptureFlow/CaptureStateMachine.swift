@@ -1,68 +1,7 @@
 // The capture flow as a value type: events in, effects out (DESIGN.md "Conventions"; the shape of
+import CaptureModel
 // swift-nio's protocol-negotiation state machine). No clock, no I/O: time arrives as
 // `Event.tick(nowMs:)`, and every side effect is an `Effect` the runtime carries out.
-
-/// The screen the flow is on.
-public enum Screen: String, Sendable, CaseIterable, Equatable {
-    case loading, instructions, cameraPermission, cameraPermissionDenied, capture, result, failed
-}
-
-/// What the loading screen is waiting for.
-public enum LoadingStage: String, Sendable, Equatable {
-    /// The face model is loading (`selfie_capture_loading_model`).
-    case model
-    /// The camera is opening (`selfie_capture_loading_camera`).
-    case camera
-}
-
-/// Where the capture screen is in its own sequence.
-public enum CapturePhase: String, Sendable, Equatable {
-    /// Preview shown, no frame yet.
-    case waitingForCamera
-    /// The camera delivers frames (`cameraReady`); waiting for Start.
-    case ready
-    /// Started (`videoCaptureStarted`): hints guide the face into the oval.
-    case positioning
-    /// The face is valid and still: counting down `timeBeforeAutomaticCapture`.
-    case countdown
-    /// Recording the video.
-    case recording
-    /// The recording ended (`videoRecordEnded`).
-    case finished
-}
-
-/// A key as the terminal (or a `--keys` script) reports it.
-public enum Key: Sendable, Equatable {
-    case enter, space, escape, backspace
-    /// Ctrl-C read as a key (raw mode) or SIGINT forwarded by the runtime.
-    case interrupt
-    /// Ctrl-Z read as a key (raw mode): suspend (the machine drops a take in progress first and
-    /// answers `Effect.suspend`).
-    case suspend
-    case character(Character)
-
-    /// What the key does in the flow: Enter/Space activate, Esc/Backspace go back, q/Ctrl-C
-    /// quit, s starts; anything else does nothing.
-    public var action: KeyAction? {
-        switch self {
-        case .enter, .space: return .activate
-        case .escape, .backspace: return .back
-        case .interrupt: return .quit
-        case .suspend: return nil
-        case .character(let c):
-            switch c {
-            case "q", "Q": return .quit
-            case "s", "S": return .start
-            default: return nil
-            }
-        }
-    }
-}
-
-/// The meaning of a key press.
-public enum KeyAction: Sendable, Equatable {
-    case activate, back, quit, start
-}
 
 /// Everything that can happen to the flow.
 public enum Event: Sendable, Equatable {
@@ -111,12 +50,12 @@ public enum Event: Sendable, Equatable {
     case keysHelpShown(Bool)
 }
 
-/// What the runtime must do, in order.
+/// What the runtime must do, in order. Every case is carried out by the runtime
+/// (`CaptureRuntime.perform`); the events the flow emits come apart, in `Transition.events`.
 public enum Effect: Sendable, Equatable {
-    /// The flow moved to this screen (draw it; the plain renderer prints its text).
+    /// Draw the screen again: the flow moved to this screen, or the terminal changed (resize, a
+    /// window too small, the keys help). The plain renderer prints the screen's text.
     case showScreen(Screen)
-    /// Write this event to the event log.
-    case emit(FlowEvent)
     /// Start loading the face model; answer with `modelLoaded`.
     case loadModel
     /// Try to open the camera for the permission screen; answer `permissionGranted` (and keep it
@@ -126,10 +65,9 @@ public enum Effect: Sendable, Equatable {
     case openCamera
     /// Close the camera (the user went back from the capture screen).
     case closeCamera
-    /// Open the video file and start writing frames.
+    /// Open the video file and start writing frames: from now on every frame read goes into the
+    /// video (the runtime's; the machine counts only the frames it judged).
     case startRecording
-    /// Append this analysed frame to the video being recorded.
-    case recordFrame(frameIndex: Int)
     /// Also keep this frame as a still (`frames/frame-NNN.jpg`).
     case collectFrame(frameIndex: Int)
     /// Finish the video file (it is complete).
@@ -141,12 +79,49 @@ public enum Effect: Sendable, Equatable {
     case discardAttempt
     /// Write `result.json` (the recording is complete).
     case writeResult
-    /// Redraw the current screen (the terminal was resized).
-    case redraw
     /// Ctrl-Z: leave the screen and stop the process until it is continued (`fg`), then redraw.
     case suspend
     /// End the process with this exit code.
     case exit(FlowExit)
+}
+
+/// What one event did: the events the flow emits (for the event log, in order) and the effects
+/// the runtime carries out (in order). All the events of a transition are written before any of
+/// its effects is carried out (`FlowDriver.step`).
+public struct Transition: Sendable, Equatable {
+    public var events: [FlowEvent]
+    public var effects: [Effect]
+    public init(events: [FlowEvent] = [], effects: [Effect] = []) { self.events = events; self.effects = effects }
+    init(_ outputs: [Output]) {
+        events = []; effects = []
+        for o in outputs {
+            switch o {
+            case .emit(let e): events.append(e)
+            case .effect(let e): effects.append(e)
+            }
+        }
+    }
+}
+
+/// The machine's own account of a transition: events and effects in the order it decided them
+/// (`CaptureStateMachine.outputs(for:)`; tests read the order). `handle` splits it.
+enum Output: Sendable, Equatable {
+    case emit(FlowEvent)
+    case effect(Effect)
+
+    static func showScreen(_ s: Screen) -> Output { .effect(.showScreen(s)) }
+    static let loadModel = Output.effect(.loadModel)
+    static let requestPermission = Output.effect(.requestPermission)
+    static let openCamera = Output.effect(.openCamera)
+    static let closeCamera = Output.effect(.closeCamera)
+    static let startRecording = Output.effect(.startRecording)
+    static func collectFrame(frameIndex: Int) -> Output { .effect(.collectFrame(frameIndex: frameIndex)) }
+    static let stopRecording = Output.effect(.stopRecording)
+    static let abortRecording = Output.effect(.abortRecording)
+    static let discardAttempt = Output.effect(.discardAttempt)
+    static let writeResult = Output.effect(.writeResult)
+    static let suspend = Output.effect(.suspend)
+    static func exit(_ code: FlowExit) -> Output { .effect(.exit(code)) }
 }
 
 /// Fixed settings of one run.
@@ -226,6 +201,47 @@ public struct FlowSettings: Sendable, Equatable {
     }
 }
 
+/// Where the flow is: ONE value whose cases carry only the data they have (swift-nio's style),
+/// so that combinations that cannot happen (recording on the failed screen, a countdown on the
+/// instructions, a permission request pending on the capture screen) cannot be represented.
+public enum FlowState: Sendable, Equatable {
+    case loading(LoadingStage)
+    case instructions
+    /// `pending`: between `requestPermission` and its answer.
+    case cameraPermission(pending: Bool)
+    /// The device path from `permissionDenied`.
+    case cameraPermissionDenied(devicePath: String, pending: Bool)
+    case capture(CaptureStage)
+    /// The recording finished (`videoRecordEnded`).
+    case result
+    /// `cameraReady`: the camera had sent a frame when the attempt failed (Try again then starts
+    /// at once, else on the first frame).
+    case failed(reason: FailureReason, canTryAgain: Bool, cameraReady: Bool)
+}
+
+/// The capture screen's own sequence, each step with its data (`CapturePhase` is its name).
+public enum CaptureStage: Sendable, Equatable {
+    /// No frame yet; `startWhenReady`: Try again was pressed, start on the first frame.
+    case waitingForCamera(startWhenReady: Bool)
+    case ready
+    case positioning
+    /// Counting down since `startMs` (ms on the run's clock).
+    case countdown(startMs: Int)
+    /// Recording since `startMs`.
+    case recording(startMs: Int)
+
+    /// The phase's name.
+    public var phase: CapturePhase {
+        switch self {
+        case .waitingForCamera: return .waitingForCamera
+        case .ready: return .ready
+        case .positioning: return .positioning
+        case .countdown: return .countdown
+        case .recording: return .recording
+        }
+    }
+}
+
 /// The capture flow. Drive it with `handle(_:)`; read its public properties to draw.
 ///
 /// Flow: instructions (unless `showInstructions` is false; shown while the model loads, issue
@@ -249,11 +265,51 @@ public struct FlowSettings: Sendable, Equatable {
 public struct CaptureStateMachine: Sendable, Equatable {
     public let settings: FlowSettings
 
-    public private(set) var screen: Screen = .loading
-    public private(set) var loadingStage: LoadingStage = .model
+    /// Where the flow is (the screen, and the data only that screen has).
+    public private(set) var state: FlowState = .loading(.model)
+    /// The screen the flow is on.
+    public var screen: Screen {
+        switch state {
+        case .loading: return .loading
+        case .instructions: return .instructions
+        case .cameraPermission: return .cameraPermission
+        case .cameraPermissionDenied: return .cameraPermissionDenied
+        case .capture: return .capture
+        case .result: return .result
+        case .failed: return .failed
+        }
+    }
+    /// What the loading screen waits for (`.model` on other screens).
+    public var loadingStage: LoadingStage {
+        if case .loading(let stage) = state { return stage }
+        return .model
+    }
     /// True once `modelLoaded` came (the instructions may show before it; the camera waits).
     public private(set) var modelReady = false
-    public private(set) var phase: CapturePhase = .waitingForCamera
+    /// The capture screen's phase; `.finished` on the result screen; on the other screens
+    /// `.waitingForCamera` (or `.ready` on a failed screen whose camera had sent a frame).
+    /// Setting it acts only on the capture screen (a countdown or recording starts at `nowMs`).
+    public private(set) var phase: CapturePhase {
+        get {
+            switch state {
+            case .capture(let stage): return stage.phase
+            case .result: return .finished
+            case .failed(_, _, let ready): return ready ? .ready : .waitingForCamera
+            default: return .waitingForCamera
+            }
+        }
+        set {
+            guard case .capture = state else { return }
+            switch newValue {
+            case .waitingForCamera: state = .capture(.waitingForCamera(startWhenReady: false))
+            case .ready: state = .capture(.ready)
+            case .positioning: state = .capture(.positioning)
+            case .countdown: state = .capture(.countdown(startMs: nowMs))
+            case .recording: state = .capture(.recording(startMs: nowMs))
+            case .finished: state = .result
+            }
+        }
+    }
     /// The last clock value seen (ms).
     public private(set) var nowMs: Int = 0
     /// The last judged frame while a capture is under way (positioning, countdown, recording).
@@ -277,16 +333,27 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// less than `restartMessageMs` after the restart; nil otherwise (a new countdown often
     /// starts within 0.2 s, too soon to have read why the last one stopped).
     public var shownRestartReason: Hint? {
-        guard screen == .capture, phase == .positioning || phase == .countdown, let at = restartedAtMs,
+        guard phase == .positioning || phase == .countdown, let at = restartedAtMs,
               nowMs - at < Self.restartMessageMs else { return nil }
         return restartReason
     }
     /// Set on the failed screen.
-    public private(set) var failure: FailureReason?
-    /// The device path from the last `permissionDenied`.
-    public private(set) var deniedDevicePath: String?
+    public var failure: FailureReason? {
+        if case .failed(let reason, _, _) = state { return reason }
+        return nil
+    }
+    /// The device path of `permissionDenied`, on its screen.
+    public var deniedDevicePath: String? {
+        if case .cameraPermissionDenied(let path, _) = state { return path }
+        return nil
+    }
     /// True between `requestPermission` and its answer.
-    public private(set) var permissionRequestPending = false
+    public var permissionRequestPending: Bool {
+        switch state {
+        case .cameraPermission(let pending), .cameraPermissionDenied(_, let pending): return pending
+        default: return false
+        }
+    }
     /// Frames written to the video in the current (or finished) recording.
     public private(set) var recordedFrameCount = 0
     /// Frames collected as stills in the current (or finished) recording.
@@ -295,7 +362,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// attempt that recorded (and the number of attempts made).
     public private(set) var attempt = 1
     /// True on the failed screen when it offers Try again (a retryable failure, attempts left).
-    public private(set) var canTryAgain = false
+    public var canTryAgain: Bool {
+        if case .failed(_, let again, _) = state { return again }
+        return false
+    }
 
     /// True while the window is too small to show the flow (`windowTooSmall`): the flow pauses.
     public private(set) var windowTooSmall = false
@@ -320,8 +390,14 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// How the current (or finished) recording collects its stills; nil without a known frame
     /// rate (Mobai's frame-count rule then applies).
     public private(set) var collectionPlan: CollectionPlan?
-    private var countdownStartMs = 0
-    private var recordingStartMs = 0
+    private var countdownStartMs: Int {
+        if case .capture(.countdown(let start)) = state { return start }
+        return nowMs
+    }
+    private var recordingStartMs: Int {
+        if case .capture(.recording(let start)) = state { return start }
+        return nowMs
+    }
     /// Since when (ms) frames have been invalid during a countdown or recording, and their hint.
     private var invalidSinceMs: Int?
     private var invalidHint: Hint?
@@ -329,7 +405,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public private(set) var faceLosses = 0
     private var timerStartMs = 0
     /// Set by Try again while the camera has sent no frame yet: start when it does.
-    private var startWhenReady = false
+    private var startWhenReady: Bool {
+        if case .capture(.waitingForCamera(let start)) = state { return start }
+        return false
+    }
     /// The active challenge of this attempt (issue #25, `CaptureStateMachine+Challenge.swift`):
     /// started when the still part of the recording is complete; nil without one.
     public internal(set) var challenge: ChallengeJudge?
@@ -360,7 +439,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
         }
     }
     /// True while frames go to the video file.
-    public var isRecording: Bool { screen == .capture && phase == .recording }
+    public var isRecording: Bool {
+        if case .capture(.recording) = state { return true }
+        return false
+    }
     /// How many attempts the run may make (`FlowSettings.effectiveMaxAttempts`).
     public var maxAttempts: Int { settings.effectiveMaxAttempts }
     /// When the `--timeout` timer started (ms on the run's clock), or nil when none runs (the
@@ -378,8 +460,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
         }
     }
 
-    /// Feeds one event; returns the effects to carry out, in order.
-    public mutating func handle(_ event: Event) -> [Effect] {
+    /// Feeds one event; returns the events it emits and the effects to carry out.
+    public mutating func handle(_ event: Event) -> Transition { Transition(outputs(for: event)) }
+
+    /// Feeds one event; returns its events and effects in the order decided.
+    mutating func outputs(for event: Event) -> [Output] {
         switch event {
         case .tick(let now):
             nowMs = max(nowMs, now)
@@ -388,11 +473,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
             timerStartMs = nowMs
             // The instructions need no model: they show at once while it loads (issue #29).
             if settings.session.uiConfig.showInstructions { return [.loadModel] + showInstructions() }
-            screen = .loading; loadingStage = .model
+            state = .loading(.model)
             return [.showScreen(.loading), .loadModel]
         case .modelLoaded:
             modelReady = true
-            guard screen == .loading, loadingStage == .model else { return [] }
+            guard state == .loading(.model) else { return [] }
             return afterInstructions()
         case .keyPressed(.suspend):
             return dropTake(reason: "suspended") + [.suspend]
@@ -403,16 +488,13 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return handleKey(action)
         case .permissionGranted:
             guard screen == .cameraPermission || screen == .cameraPermissionDenied else { return [] }
-            permissionRequestPending = false
             return [emit(.cameraPermissionAccepted)] + enterCapture()
         case .permissionDenied(let path):
             guard screen == .cameraPermission || screen == .cameraPermissionDenied || screen == .loading else { return [] }
-            permissionRequestPending = false
-            deniedDevicePath = path
-            screen = .cameraPermissionDenied
+            state = .cameraPermissionDenied(devicePath: path, pending: false)
             return [emit(.cameraPermissionDenied, [EventField("device", .string(path))]), .showScreen(.cameraPermissionDenied)]
         case .cameraOpened:
-            guard screen == .loading, loadingStage == .camera else { return [] }
+            guard state == .loading(.camera) else { return [] }
             return enterCapture()
         case .cameraFirstFrame:
             return cameraReadyIfWaiting()
@@ -427,7 +509,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         case .sourceEnded:
             return fail(.sourceEnded)
         case .sourceLooped:
-            guard screen == .capture, phase == .positioning || phase == .countdown else { return [] }
+            guard phase == .positioning || phase == .countdown else { return [] }
             return fail(.sourceEnded, retryable: true)
         case .timeout:
             switch screen {
@@ -438,24 +520,24 @@ public struct CaptureStateMachine: Sendable, Equatable {
             default: return fail(.timeout, retryable: screen == .capture)
             }
         case .terminalResized:
-            return [.redraw]
+            return [.showScreen(screen)]
         case .windowTooSmall(let small):
             guard small != windowTooSmall else { return [] }
             windowTooSmall = small
-            return (small ? dropTake(reason: "windowTooSmall") : []) + [.redraw]
+            return (small ? dropTake(reason: "windowTooSmall") : []) + [.showScreen(screen)]
         case .keysHelpShown(let shown):
             guard shown != keysHelpShown else { return [] }
             keysHelpShown = shown
-            return (shown ? dropTake(reason: "keysHelp") : []) + [.redraw]
+            return (shown ? dropTake(reason: "keysHelp") : []) + [.showScreen(screen)]
         }
     }
 
     /// Drops a countdown or recording in progress (the recording's files go: `abortRecording`)
     /// and goes back to positioning, reporting `captureRestarted` with `reason`; the capture
     /// starts again from positioning when the flow moves on. Nothing happens in other phases.
-    private mutating func dropTake(reason: String) -> [Effect] {
-        guard screen == .capture, phase == .countdown || phase == .recording else { return [] }
-        var effects: [Effect] = isRecording ? [.abortRecording] : []
+    private mutating func dropTake(reason: String) -> [Output] {
+        guard phase == .countdown || phase == .recording else { return [] }
+        var effects: [Output] = isRecording ? [.abortRecording] : []
         effects.append(emit(.captureRestarted, [EventField("reason", .string(reason)), EventField("phase", .string(phase.rawValue)),
                                                 EventField("attempt", .int(attempt))]))
         phase = .positioning
@@ -467,35 +549,32 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     // MARK: screens
 
-    func emit(_ name: EventName, _ fields: [EventField] = []) -> Effect {
+    func emit(_ name: EventName, _ fields: [EventField] = []) -> Output {
         .emit(FlowEvent(name, tMs: nowMs, fields: fields))
     }
 
-    private mutating func showInstructions() -> [Effect] {
-        screen = .instructions
+    private mutating func showInstructions() -> [Output] {
+        state = .instructions
         return [.showScreen(.instructions), emit(.instructionsShown)]
     }
 
-    private mutating func afterInstructions() -> [Effect] {
+    private mutating func afterInstructions() -> [Output] {
         // Past the instructions before the model arrived: the loading screen until it does.
         if !modelReady {
-            screen = .loading; loadingStage = .model
+            state = .loading(.model)
             return [.showScreen(.loading)]
         }
         if settings.cameraConsent {
-            screen = .loading; loadingStage = .camera
+            state = .loading(.camera)
             return [.showScreen(.loading), .openCamera]
         }
-        screen = .cameraPermission
-        permissionRequestPending = false
+        state = .cameraPermission(pending: false)
         return [.showScreen(.cameraPermission), emit(.cameraPermissionShown)]
     }
 
-    private mutating func enterCapture() -> [Effect] {
-        screen = .capture
+    private mutating func enterCapture() -> [Output] {
+        state = .capture(.waitingForCamera(startWhenReady: false))
         timerStartMs = nowMs
-        phase = .waitingForCamera
-        startWhenReady = false
         resetAttempt()
         restartReason = nil
         return [.showScreen(.capture), emit(.cameraPreviewShown)]
@@ -509,17 +588,16 @@ public struct CaptureStateMachine: Sendable, Equatable {
         recordedFrameCount = 0; collectedFrameCount = 0
     }
 
-    private mutating func cameraReadyIfWaiting() -> [Effect] {
-        guard screen == .capture, phase == .waitingForCamera else { return [] }
+    private mutating func cameraReadyIfWaiting() -> [Output] {
+        guard case .capture(.waitingForCamera(let startNow)) = state else { return [] }
         phase = .ready
         var effects = [emit(.cameraReady)]
-        if !showsStartButton || startWhenReady { effects += startCapture() }
+        if !showsStartButton || startNow { effects += startCapture() }
         return effects
     }
 
-    private mutating func startCapture() -> [Effect] {
+    private mutating func startCapture() -> [Output] {
         phase = .positioning
-        startWhenReady = false
         resetAttempt()
         restartReason = nil
         return [emit(.videoCaptureStarted, [EventField("attempt", .int(attempt)), EventField("maxAttempts", .int(maxAttempts))])]
@@ -527,7 +605,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     // MARK: keys
 
-    private mutating func handleKey(_ action: KeyAction) -> [Effect] {
+    private mutating func handleKey(_ action: KeyAction) -> [Output] {
         switch screen {
         case .failed:
             // Try again on Enter/Space when offered; q, Esc (or any key on a final failure) exit.
@@ -551,7 +629,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
             return action == .activate ? afterInstructions() : []
         case .cameraPermission, .cameraPermissionDenied:
             guard action == .activate, !permissionRequestPending else { return [] }
-            permissionRequestPending = true
+            switch state {
+            case .cameraPermissionDenied(let path, _): state = .cameraPermissionDenied(devicePath: path, pending: true)
+            default: state = .cameraPermission(pending: true)
+            }
             return [emit(.cameraPermissionRequested), .requestPermission]
         case .capture:
             guard phase == .ready, showsStartButton, action == .activate || action == .start else { return [] }
@@ -562,23 +643,21 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     /// One screen back (Unissey `navigateUp`). Loading and the first screen ignore it.
-    private mutating func navigateUp() -> [Effect] {
+    private mutating func navigateUp() -> [Output] {
         switch screen {
         case .cameraPermission, .cameraPermissionDenied:
             guard settings.session.uiConfig.showInstructions else { return [] }
-            permissionRequestPending = false
             return showInstructions()
         case .capture:
             // Esc during a countdown or recording drops the take: say so (reason "back"), so
             // the event log shows why the recording never ended.
-            var abort: [Effect] = isRecording ? [.abortRecording] : []
+            var abort: [Output] = isRecording ? [.abortRecording] : []
             if phase == .countdown || phase == .recording {
                 abort.append(emit(.captureRestarted, [EventField("reason", .string("back")), EventField("phase", .string(phase.rawValue)),
                                                       EventField("attempt", .int(attempt))]))
             }
             if !settings.cameraConsent {
-                screen = .cameraPermission
-                permissionRequestPending = false
+                state = .cameraPermission(pending: false)
                 resetAttempt()
                 return abort + [.closeCamera, .showScreen(.cameraPermission), emit(.cameraPermissionShown)]
             }
@@ -599,9 +678,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     // MARK: frames and time
 
-    private mutating func frameGuided(_ g: GuidanceResult) -> [Effect] {
+    private mutating func frameGuided(_ g: GuidanceResult) -> [Output] {
         guard screen == .capture else { return [] }
-        var effects: [Effect] = []
+        var effects: [Output] = []
         if phase == .waitingForCamera { effects += cameraReadyIfWaiting() }
         switch phase {
         case .positioning, .countdown, .recording: break
@@ -664,7 +743,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     /// `faceValidating` for a judged frame, and `faceBoundingBoxValidating` with v2 constraints.
-    private func validatingEvents(_ g: GuidanceResult) -> [Effect] {
+    private func validatingEvents(_ g: GuidanceResult) -> [Output] {
         var effects = [emit(.faceValidating, [EventField("status", .string(g.status.rawValue)),
                                               EventField("hint", .string(g.hint.rawValue))])]
         if settings.options.captureConstraints == .v2 {
@@ -677,10 +756,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return effects
     }
 
-    /// A frame of the recording: it goes into the video; a valid one may be collected (a blip's
+    /// A judged frame of the recording (the runtime writes every frame read into the video): it
+    /// counts; a valid one may be collected (a blip's
     /// frames stay in the video, which is continuous, but are not collected as stills).
-    private mutating func recordedFrame(_ g: GuidanceResult) -> [Effect] {
-        var effects: [Effect] = [.recordFrame(frameIndex: g.frameIndex)]
+    private mutating func recordedFrame(_ g: GuidanceResult) -> [Output] {
+        var effects: [Output] = []
         let collects = collectionPlan.map { $0.collects(elapsedMs: nowMs - recordingStartMs, alreadyCollected: collectedFrameCount) }
             ?? settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount)
         if g.isValid, collects {
@@ -693,7 +773,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     /// An invalid frame during the countdown or recording: a blip until `invalidGraceMs` has
     /// passed since the first invalid frame, then a restart.
-    private mutating func invalidFrame(_ g: GuidanceResult) -> [Effect] {
+    private mutating func invalidFrame(_ g: GuidanceResult) -> [Output] {
         if invalidSinceMs == nil { invalidSinceMs = nowMs }
         // The frame's own hint: the shown one may still be holdStill while a quality hint waits
         // out its debounce, and "moved" would then be named for an invalid frame.
@@ -704,7 +784,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// Restarts (aborting a recording) when frames have been invalid for `invalidGraceMs`.
     /// - Returns: nil while the grace runs (or no frame is invalid); else the restart's (or the
     ///   failure's) effects, which may be empty: the caller must then stop, the phase changed.
-    private mutating func graceExpired() -> [Effect]? {
+    private mutating func graceExpired() -> [Output]? {
         guard let since = invalidSinceMs, nowMs - since >= settings.invalidGraceMs else { return nil }
         let reason = invalidHint ?? .noFace
         if reason == .noFace {
@@ -714,7 +794,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return (phase == .recording ? [.abortRecording] : []) + restart(because: reason)
     }
 
-    private mutating func restart(because reason: Hint) -> [Effect] {
+    private mutating func restart(because reason: Hint) -> [Output] {
         let from = phase
         challenge = nil   // issue #25: a restarted recording starts its challenge again
         phase = .positioning
@@ -732,21 +812,19 @@ public struct CaptureStateMachine: Sendable, Equatable {
                                          EventField("attempt", .int(attempt))])]
     }
 
-    private mutating func beginCountdown() -> [Effect] {
+    private mutating func beginCountdown() -> [Output] {
         invalidSinceMs = nil
         let total = settings.options.countdownMs
         if total == 0 { return startRecordingPhase() }
         phase = .countdown
-        countdownStartMs = nowMs
         let remaining = (total + 999) / 1000
         countdownRemaining = remaining
         return [emit(.faceCaptureCountDown, [EventField("remaining", .int(remaining))])]
     }
 
-    private mutating func startRecordingPhase() -> [Effect] {
+    private mutating func startRecordingPhase() -> [Output] {
         collectionPlan = sourceFps.flatMap { settings.options.collectionPlan(durationMs: recordingDurationMs, fps: $0) }
         phase = .recording
-        recordingStartMs = nowMs
         countdownRemaining = nil
         recordingProgress = 0
         recordedFrameCount = 0
@@ -754,8 +832,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return [.startRecording, emit(.videoRecordStarted), emit(.faceCaptureStarted)]
     }
 
-    private mutating func advanceClock() -> [Effect] {
-        guard screen == .capture else { return [] }
+    private mutating func advanceClock() -> [Output] {
         switch phase {
         case .countdown:
             if let expired = graceExpired() { return expired }
@@ -775,7 +852,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         }
     }
 
-    private mutating func advanceRecording(reportProgress: Bool) -> [Effect] {
+    private mutating func advanceRecording(reportProgress: Bool) -> [Output] {
         let elapsed = nowMs - recordingStartMs
         let p = min(1, Double(max(0, elapsed)) / Double(recordingDurationMs))
         if p >= 1 { return challengeOrFinish() }   // issue #25: the challenge, if any, first
@@ -785,16 +862,15 @@ public struct CaptureStateMachine: Sendable, Equatable {
         return progressEvents(rounded)
     }
 
-    private func progressEvents(_ p: Double) -> [Effect] {
+    private func progressEvents(_ p: Double) -> [Output] {
         [emit(.videoRecordProgress, [EventField("progress", .double(p))]),
          emit(.faceCaptureProgress, [EventField("progress", .double(p))])]
     }
 
-    mutating func finishRecording() -> [Effect] {
-        var effects: [Effect] = recordingProgress < 1 ? progressEvents(1) : []
+    mutating func finishRecording() -> [Output] {
+        var effects: [Output] = recordingProgress < 1 ? progressEvents(1) : []
         recordingProgress = 1
-        phase = .finished
-        screen = .result
+        state = .result
         effects += [.stopRecording, emit(.videoRecordEnded, [
             EventField("container", .string(settings.videoContainer)),
             EventField("codec", .string(settings.videoCodec)),
@@ -822,13 +898,11 @@ public struct CaptureStateMachine: Sendable, Equatable {
     ///   a looping source that started over); Try again is offered only if attempts remain too.
     ///   A final failure ends the run at once when nobody answers the failed screen
     ///   (`interactive` false), and a final timeout always does (as before attempts existed).
-    mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Effect] {
+    mutating func fail(_ reason: FailureReason, retryable: Bool = false) -> [Output] {
         guard screen != .result, screen != .failed else { return [] }
-        let abort: [Effect] = isRecording ? [.abortRecording] : []
-        failure = reason
-        screen = .failed
-        permissionRequestPending = false
-        canTryAgain = retryable && attempt < maxAttempts
+        let abort: [Output] = isRecording ? [.abortRecording] : []
+        let cameraReady = screen == .capture && phase != .waitingForCamera
+        state = .failed(reason: reason, canTryAgain: retryable && attempt < maxAttempts, cameraReady: cameraReady)
         var effects = abort + [emit(.faceCaptureFailed, [EventField("reason", .string(reason.eventText)),
                                                          EventField("attempt", .int(attempt))]),
                                .showScreen(.failed)]
@@ -849,16 +923,15 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// Try again: back to the capture screen with the camera still open, as the next attempt.
     /// The capture starts at once (Try again was the person's start), or when the first frame
     /// arrives if the camera has sent none yet; the `--timeout` timer restarts.
-    private mutating func tryAgain() -> [Effect] {
+    private mutating func tryAgain() -> [Output] {
+        guard case .failed(_, _, let cameraReady) = state else { return [] }
         attempt += 1
-        canTryAgain = false
-        failure = nil
-        screen = .capture
+        state = .capture(cameraReady ? .ready : .waitingForCamera(startWhenReady: true))
         restartReason = nil
         resetAttempt()
         timerStartMs = nowMs
-        var effects: [Effect] = [.discardAttempt, .showScreen(.capture)]
-        if phase == .waitingForCamera { startWhenReady = true } else { effects += startCapture() }
+        var effects: [Output] = [.discardAttempt, .showScreen(.capture)]
+        if cameraReady { effects += startCapture() }
         return effects
     }
 }

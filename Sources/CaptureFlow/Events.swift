@@ -1,5 +1,5 @@
 // The events the flow reports (DESIGN.md "Events"; names from the Unissey `UnisseyEvent` list and
-// the Mobai delegate callbacks). The state machine returns them as `Effect.emit`; the app writes
+// the Mobai delegate callbacks). The state machine returns them in `Transition.events`; the app writes
 // them as JSON Lines (`--events`).
 
 /// The name of a reported event, exactly as written in the event log.
@@ -75,35 +75,6 @@ public struct FlowEvent: Sendable, Equatable {
 
     /// The value of field `key`, if present.
     public subscript(key: String) -> JSONValue? { fields.first { $0.key == key }?.value }
-}
-
-/// Why a capture attempt failed (`faceCaptureFailed` `reason`, failed screen, exit code).
-public enum FailureReason: Sendable, Equatable {
-    /// The camera stopped or could not be opened; the text is the system's message. Final.
-    case camera(String)
-    /// The file source ended before the capture completed: final without `--loop`; with
-    /// `--loop` (the source started over) the attempt may be retried.
-    case sourceEnded
-    /// `--timeout` ran out for the attempt; retryable on the capture screen.
-    case timeout
-    /// The face was lost (no face for `invalidGraceMs` or more) during the countdown or the
-    /// recording `FlowSettings.maxFaceLosses` times in one attempt; retryable.
-    case faceLost
-    /// A step of the active challenge timed out or was answered the wrong way (issue #25);
-    /// retryable.
-    case challengeFailed
-
-    /// The `reason` field of `faceCaptureFailed`: `camera: <message>`, `sourceEnded`, `timeout`,
-    /// `faceLost`.
-    public var eventText: String {
-        switch self {
-        case .camera(let m): return "camera: " + m
-        case .sourceEnded: return "sourceEnded"
-        case .timeout: return "timeout"
-        case .faceLost: return "faceLost"
-        case .challengeFailed: return "challengeFailed"
-        }
-    }
 }
 
 /// How the process ends; raw values are the exit codes of DESIGN.md "Exit codes".

@@ -1,6 +1,6 @@
 import CDlibFace
 import Foundation
-import CaptureFlow
+import CaptureModel
 import Media
 
 /// Errors from the dlib backend.

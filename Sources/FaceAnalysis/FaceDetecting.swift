@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Media
 
 /// One detection: a bounding box and the detector's confidence.

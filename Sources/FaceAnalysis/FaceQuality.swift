@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Media
 
 /// Light, focus and eye measures on a face region of an 8-bit gray frame.

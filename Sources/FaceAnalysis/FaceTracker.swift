@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Media
 
 /// Settings of `FaceTracker`. Sources of the values are given per field.

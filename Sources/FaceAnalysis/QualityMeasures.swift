@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Media
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Media
 
 /// How `TrackingFaceDetector` searches a frame. Sizes in source pixels.

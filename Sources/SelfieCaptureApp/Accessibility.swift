@@ -1,5 +1,6 @@
 import CaptureFlow
 import Foundation
+import Spawn
 import Localization
 import Media
 import TerminalUI
@@ -84,70 +85,6 @@ public final class AnnounceSink {
     deinit { close() }
 }
 
-/// Starts a program without waiting for it: standard input, output and error on /dev/null,
-/// every other descriptor closed in the child, its own process group. The loop polls `exited`.
-public enum Spawner {
-    /// `name` looked up in `PATH` (or taken as is when it holds a `/`); nil when not found.
-    public static func which(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
-        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-        for dir in (path ?? "/usr/bin:/bin").split(separator: ":") {
-            let p = "\(dir)/\(name)"
-            if access(p, X_OK) == 0 { return p }
-        }
-        return nil
-    }
-
-    /// Starts `executable` (a full path) with `arguments`, its stdin and stdout on /dev/null and
-    /// its stderr on `stderrFD` (else /dev/null); nil when it cannot start.
-    public static func start(_ executable: String, _ arguments: [String], stderrFD: Int32? = nil) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] {
-            if fd == 2, let e = stderrFD { posix_spawn_file_actions_adddup2(&actions, e, 2); continue }
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        if let closefrom = addClosefrom { _ = closefrom(&actions, 3) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGTTOU, SIGTTIN, SIGTSTP] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)   // Ctrl-C in the terminal is ours to handle, not the child's
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        return rc == 0 ? pid : nil
-    }
-
-    /// True once `pid` has exited (reaped here).
-    public static func exited(_ pid: pid_t) -> Bool { exitStatus(pid) != nil }
-
-    /// nil while `pid` runs; once it has ended (reaped here): its exit status, 128 + N when
-    /// killed by signal N, 0 when it was already reaped elsewhere (ECHILD).
-    public static func exitStatus(_ pid: pid_t) -> Int32? {
-        var status: Int32 = 0
-        let w = waitpid(pid, &status, WNOHANG)
-        if w < 0 { return errno == ECHILD ? 0 : nil }
-        guard w == pid else { return nil }
-        if status & 0x7F == 0 { return (status >> 8) & 0xFF }   // WIFEXITED, WEXITSTATUS
-        return 128 + (status & 0x7F)                           // WTERMSIG
-    }
-
-    typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    static let addClosefrom: AddClosefrom? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let s = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(s, to: AddClosefrom.self)
-    }()
-}
-
 /// Speaks announcements through espeak-ng (`--speak`), run as a child process: one at a time;
 /// while one speaks, only the newest announcement waits (an older waiting one is dropped).
 public final class Speaker {
@@ -183,7 +120,7 @@ public final class Speaker {
     /// - Returns: the speaker, or a warning saying why there is none.
     public static func make(language: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> (Speaker?, String?) {
         let voice = voice(forLanguage: language)
-        guard let exe = Spawner.which("espeak-ng", path: path) else {
+        guard let exe = ChildProcess.which("espeak-ng", path: path) else {
             return (nil, "--speak: espeak-ng is not installed (Debian: apt-get install espeak-ng); the capture goes on without speech")
         }
         guard hasVoice(exe, voice) else {
@@ -193,39 +130,11 @@ public final class Speaker {
     }
 
     static func hasVoice(_ exe: String, _ voice: String) -> Bool {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return false }
-        defer { Glibc.close(fds[0]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        let args: [String] = [exe, "--voices=\(voice)"]
-        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, exe, &actions, nil, argv, environ)
-        Glibc.close(fds[1])
-        guard rc == 0 else { return false }
-        var out = [UInt8]()
-        var buf = [UInt8](repeating: 0, count: 4096)
-        let deadline = SystemClock.monotonicNowMs() + 2000
-        while SystemClock.monotonicNowMs() < deadline {
-            var p = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
-            guard Glibc.poll(&p, 1, 100) >= 0 else { break }
-            if p.revents == 0 { continue }
-            let n = read(fds[0], &buf, buf.count)
-            if n <= 0 { break }
-            out += buf[0..<n]
+        guard let r = try? ChildProcess.run(exe, ["--voices=\(voice)"], stdout: .capture, stderr: .null, timeout: 2) else {
+            return false
         }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
         // A header line ("Pty Language Age/Gender VoiceName …") and one line per voice.
-        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: r.out, as: UTF8.self).split(separator: "\n")
         return lines.count >= 2
     }
 
@@ -239,7 +148,7 @@ public final class Speaker {
 
     /// Reaps a finished child and starts the waiting text (call once a turn).
     public func poll() {
-        if let p = speaking, let status = Spawner.exitStatus(p) {
+        if let p = speaking, let status = ChildProcess.exitStatus(p) {
             speaking = nil
             let said = takeStderr()
             // espeak-ng 1.51 exits 0 when it cannot open a sound device; it then writes
@@ -259,7 +168,7 @@ public final class Speaker {
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
         }
-        speaking = Spawner.start(executable, Self.arguments(text: t, voice: voice), stderrFD: piped ? fds[1] : nil)
+        speaking = ChildProcess.start(executable, Self.arguments(text: t, voice: voice), stderrFD: piped ? fds[1] : nil)
         if piped { Glibc.close(fds[1]); errFD = fds[0] }
     }
 

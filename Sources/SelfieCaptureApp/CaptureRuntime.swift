@@ -899,7 +899,7 @@ public final class CaptureRuntime {
                                        modelLoadMs: modelLoadMs)
         let isCamera = setup.sourceKind == .camera
         if !isCamera, loading.stage == .camera { loading.message = setup.strings.text("selfie_capture_loading_video") }
-        var view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
+        var view = ScreenView.from(machine.view, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: loading,
                                    result: resultView())
         if case .capture(var state) = view {
@@ -1003,8 +1003,6 @@ public final class CaptureRuntime {
             switch e {
             case .showScreen:
                 needsRedraw = true
-            case .emit:
-                break   // FlowDriver wrote it to the event log and showed it to the script
             case .loadModel:
                 startAnalysis()
             case .requestPermission:
@@ -1015,8 +1013,6 @@ public final class CaptureRuntime {
                 closeSource()
             case .startRecording:
                 startRecording()
-            case .recordFrame:
-                break   // every frame read while recording is written (see the type's doc)
             case .collectFrame(let index):
                 collect(frameIndex: index)
             case .stopRecording:
@@ -1027,8 +1023,6 @@ public final class CaptureRuntime {
                 discardAttempt()
             case .writeResult:
                 writeResult()
-            case .redraw:
-                needsRedraw = true
             case .suspend:
                 suspendTerminal()
             case .exit(let code):

@@ -2,7 +2,7 @@ import CaptureFlow
 
 /// Glue between the state machine, a `--keys` script and the event log, for the runtime loop:
 /// each turn it feeds the clock, the turn's events and any script keys that are due, writes
-/// every emitted event to the log (and shows it to the script), and hands back the other
+/// every emitted event to the log (and shows it to the script), and hands back the
 /// effects, in order, for the runtime to carry out (open the camera, record, exit…).
 public struct FlowDriver {
     public private(set) var machine: CaptureStateMachine
@@ -32,30 +32,28 @@ public struct FlowDriver {
     /// One loop turn at `nowMs`: `tick(nowMs)`, then `events` in order, then due script keys
     /// (until none is due; none while the loading screen is shown). Effects that answer with events (e.g. `requestPermission`) are the
     /// runtime's: it passes the answers in a later call.
-    /// - Returns: the non-`emit` effects in order.
+    /// - Returns: the transitions' effects in order (their events are written first).
     public mutating func step(nowMs: Int, events: [Event] = [], playKeys: Bool = true) -> [Effect] {
         var out: [Effect] = []
         playedKeys = []
         func feed(_ e: Event) {
-            for effect in machine.handle(e) {
-                if case .emit(var ev) = effect {
-                    if ev.name == .faceCaptureSuccess, let v = recordedVideo?() {
-                        for (i, f) in ev.fields.enumerated() {
-                            if f.key == "frames" { ev.fields[i].value = .int(v.frames) }
-                            if f.key == "durationMs" { ev.fields[i].value = .int(v.durationMs) }
-                        }
+            let t = machine.handle(e)
+            for var ev in t.events {
+                if ev.name == .faceCaptureSuccess, let v = recordedVideo?() {
+                    for (i, f) in ev.fields.enumerated() {
+                        if f.key == "frames" { ev.fields[i].value = .int(v.frames) }
+                        if f.key == "durationMs" { ev.fields[i].value = .int(v.durationMs) }
                     }
-                    if Self.endsAttempt.contains(ev.name), let summary = beforeAttemptEnds?(ev.tMs) {
-                        log?.write(summary)
-                        player?.observe(summary.name)
-                    }
-                    log?.write(ev)
-                    player?.observe(ev.name)
-                    observeEvent?(ev)
-                } else {
-                    out.append(effect)
                 }
+                if Self.endsAttempt.contains(ev.name), let summary = beforeAttemptEnds?(ev.tMs) {
+                    log?.write(summary)
+                    player?.observe(summary.name)
+                }
+                log?.write(ev)
+                player?.observe(ev.name)
+                observeEvent?(ev)
             }
+            out += t.effects
         }
         feed(.tick(nowMs: nowMs))
         for e in events { feed(e) }

@@ -1,6 +1,7 @@
 import Digest
 import Evidence
 import Foundation
+import Spawn
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ enum OpenSSH {
     }
 
     /// `ssh-keygen` found in `PATH`, else nil.
-    static func keygen() -> String? { Spawner.which("ssh-keygen") }
+    static func keygen() -> String? { ChildProcess.which("ssh-keygen") }
 
     /// Runs `ssh-keygen ARGS` to its end.
     /// - Throws: `AppError.signingUnavailable` when ssh-keygen is not installed or cannot start.
@@ -36,7 +37,7 @@ enum OpenSSH {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if let closefrom = Spawner.addClosefrom { _ = closefrom(&actions, 3) }
+        if let closefrom = ChildProcess.addClosefrom { _ = closefrom(&actions, 3) }
         var env = ProcessInfo.processInfo.environment
         env["SSH_ASKPASS_REQUIRE"] = "never"
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -1,5 +1,5 @@
 import CNcursesw
-import CaptureFlow
+import CaptureModel
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Localization
 
 /// The `?` keys help (issue #18): a screen listing the keys and what they do on the screen it

@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 
 /// The loading view contract of the seeds (Regula document reader): Swift integrators can supply
 /// their own and the runtime calls it while the face model loads and the camera opens.

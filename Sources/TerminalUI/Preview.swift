@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Foundation
 // Camera preview in half blocks (▀: foreground = upper pixel, background = lower pixel), so one
 // cell shows two square-ish pixels (cells are about 1:2, bug report IMG-01), with the oval drawn

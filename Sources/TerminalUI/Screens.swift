@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Foundation
 import Localization
 
@@ -59,19 +59,19 @@ public struct CaptureViewState: Sendable, Equatable {
         self.recordingDurationMs = recordingDurationMs; self.inputsToTheRight = inputsToTheRight
     }
 
-    /// The view of `machine`'s capture screen with `image` as the latest frame. The oval is the
+    /// The view of the flow's capture screen with `image` as the latest frame. The oval is the
     /// shared `FaceOval` (default `.standard`, the guidance rules' value) for the image's size,
     /// or `OvalGeometry.standard` before the first frame.
     /// `oval`, when given, is used as is (already converted for the frame).
-    public init(machine m: CaptureStateMachine, image: PreviewImage?, mirrored: Bool = true, oval: OvalGeometry? = nil,
+    public init(flow m: FlowView, image: PreviewImage?, mirrored: Bool = true, oval: OvalGeometry? = nil,
                 faceOval: FaceOval = .standard) {
         let oval = oval ?? image.map { OvalGeometry(faceOval, frameWidth: $0.width, frameHeight: $0.height) } ?? .standard
-        self.init(image: image, mirrored: mirrored, scaleType: m.settings.options.previewScaleType, oval: oval,
-                  phase: m.phase, hint: Self.shownHint(m), isValid: m.guidance?.ovalValid,
-                  countdownRemaining: m.countdownRemaining, progress: m.recordingProgress, restartReason: m.shownRestartReason,
+        self.init(image: image, mirrored: mirrored, scaleType: m.previewScaleType, oval: oval,
+                  phase: m.phase, hint: Self.shownHint(m), isValid: m.ovalValid,
+                  countdownRemaining: m.countdownRemaining, progress: m.recordingProgress, restartReason: m.restartReason,
                   showStartButton: m.showsStartButton, recordingDurationMs: m.recordingDurationMs,
-                  inputsToTheRight: m.settings.session.uiConfig.showWideWindowPreviewInputsToTheRight)
-        challengeKey = m.challengeInstructionKey
+                  inputsToTheRight: m.inputsToTheRight)
+        challengeKey = m.challengeKey
     }
 
     /// The arrow for a challenge step as the preview shows it: the person's left is the
@@ -85,8 +85,8 @@ public struct CaptureViewState: Sendable, Equatable {
     /// The hint to show: "hold still" during the countdown and the recording (the face is valid
     /// and still by then, while the debounced hint can lag by up to 200 ms and contradict the
     /// countdown), else the machine's current hint.
-    static func shownHint(_ m: CaptureStateMachine) -> Hint? {
-        m.phase == .countdown || m.phase == .recording ? .holdStill : m.guidance?.hint
+    static func shownHint(_ m: FlowView) -> Hint? {
+        m.phase == .countdown || m.phase == .recording ? .holdStill : m.hint
     }
 }
 
@@ -861,13 +861,13 @@ public enum Screens {
 }
 
 extension ScreenView {
-    /// The view for the machine's current screen.
+    /// The view for the flow's current screen (`CaptureStateMachine.view`).
     /// - Parameters:
     ///   - image: the latest camera frame as RGB (nil before the first frame).
     ///   - oval: the drawn oval already converted for the frame; nil = `faceOval` for the image's size.
     ///   - loading: the loading view's state (`TerminalLoadingView.state`); default from the machine's stage.
     ///   - result: what the runtime saved (paths, counts); required for a meaningful result screen.
-    public static func from(_ m: CaptureStateMachine, image: PreviewImage?, mirrored: Bool = true,
+    public static func from(_ m: FlowView, image: PreviewImage?, mirrored: Bool = true,
                             oval: OvalGeometry? = nil, faceOval: FaceOval = .standard, loading: LoadingViewState? = nil,
                             result: ResultViewState? = nil) -> ScreenView {
         switch m.screen {
@@ -875,11 +875,11 @@ extension ScreenView {
         case .instructions: return .instructions
         case .cameraPermission: return .cameraPermission(pending: m.permissionRequestPending)
         case .cameraPermissionDenied: return .cameraPermissionDenied(devicePath: m.deniedDevicePath ?? "/dev/video0")
-        case .capture: return .capture(CaptureViewState(machine: m, image: image, mirrored: mirrored, oval: oval, faceOval: faceOval))
+        case .capture: return .capture(CaptureViewState(flow: m, image: image, mirrored: mirrored, oval: oval, faceOval: faceOval))
         case .result:
             return .result(result ?? ResultViewState(savedPaths: [], durationSeconds: Double(m.recordingDurationMs) / 1000,
                                                      frameCount: m.recordedFrameCount, collectedCount: m.collectedFrameCount,
-                                                     askedCount: m.settings.options.numberOfFrameToCollect))
+                                                     askedCount: m.askedFrameCount))
         case .failed:
             return .failed(FailedViewState(reason: m.failure ?? .timeout, canTryAgain: m.canTryAgain,
                                            attempt: m.attempt, maxAttempts: m.maxAttempts))

@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 
 // The start-up terminal probe, pure part: the query bytes, an incremental parser of the replies,
 // and the decisions taken from the replies plus the environment (issue #13). The I/O part (raw

@@ -1,4 +1,5 @@
 import Camera
+import FakeV4L2
 import Foundation
 import Media
 import Testing
@@ -10,7 +11,7 @@ import Glibc
 /// Issue #16 through the fake device: a 1280×720 YUYV frame reaches analysis shrunk to 1/2 from
 /// its Y samples (rows `bytesperline` apart), and carries a capture time on CLOCK_MONOTONIC.
 @Suite struct CameraAnalysisScaleTests {
-    typealias T = FakeWebcamTests
+    typealias T = FakeWebcams
 
     @Test func yuyvFrameIsShrunkForAnalysisAndTimed() throws {
         let w = 1280, h = 720, pad = 16

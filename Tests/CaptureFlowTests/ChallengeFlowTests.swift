@@ -26,7 +26,7 @@ import Testing
         var d: Driver
         var frame = 100
         /// Everything the machine answered, ticks included.
-        var all: [Effect] { d.effects }
+        var all: [Output] { d.effects }
         mutating func feed(_ poses: [(Double, Double)?]) {
             for p in poses {
                 d.advance(to: d.now + 33)
@@ -68,7 +68,7 @@ import Testing
         // Every frame from the recording's start to the last step's return went into the video
         // (frames after the success are not recorded).
         let passed = Driver.events(r.all).filter { $0.name == .challengeStepPassed }
-        let recorded = Driver.actions(r.all).filter { if case .recordFrame = $0 { return true }; return false }.count
+        let recorded = r.d.m.recordedFrameCount
         if case .int(let end)? = passed.last?["endFrame"] { #expect(recorded == end - 100 + 1) } else { Issue.record("no endFrame") }
         #expect(passed.first?["direction"] == .string("left") && passed.first?["peakYaw"] == .double(30))
         #expect(passed.last?["direction"] == .string("up") && passed.last?["peakPitch"] == .double(20))

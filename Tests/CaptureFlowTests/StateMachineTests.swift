@@ -5,21 +5,25 @@ import Testing
 struct Driver {
     var m: CaptureStateMachine
     var now = 0
-    var effects: [Effect] = []
+    /// Everything the machine answered, events and effects in the order it decided them
+    /// (`outputs(for:)`, which `handle` splits into a `Transition`).
+    var effects: [Output] = []
     init(_ settings: FlowSettings = FlowSettings()) { m = CaptureStateMachine(settings: settings) }
 
     @discardableResult
-    mutating func send(_ e: Event) -> [Effect] {
-        let out = m.handle(e)
+    mutating func send(_ e: Event) -> [Output] {
+        var copy = m
+        let out = m.outputs(for: e)
+        #expect(copy.handle(e) == Transition(out), "handle splits the same outputs")
         effects += out
         return out
     }
     @discardableResult
-    mutating func advance(to ms: Int) -> [Effect] { now = ms; return send(.tick(nowMs: ms)) }
+    mutating func advance(to ms: Int) -> [Output] { now = ms; return send(.tick(nowMs: ms)) }
     @discardableResult
-    mutating func key(_ k: Key) -> [Effect] { send(.keyPressed(k)) }
+    mutating func key(_ k: Key) -> [Output] { send(.keyPressed(k)) }
     @discardableResult
-    mutating func frame(_ i: Int, valid: Bool = true, still: Bool = true, moved: Bool = false, hint: Hint = .holdStill) -> [Effect] {
+    mutating func frame(_ i: Int, valid: Bool = true, still: Bool = true, moved: Bool = false, hint: Hint = .holdStill) -> [Output] {
         send(.frameGuided(g(i, valid: valid, stillness: moved ? .moved : still ? .still : .settling, hint: hint)))
     }
     func g(_ i: Int, valid: Bool, stillness: Stillness, hint: Hint) -> GuidanceResult {
@@ -29,13 +33,13 @@ struct Driver {
                        hint: hint, isValid: valid, stillness: stillness)
     }
     /// Names of emitted events in `list`.
-    static func names(_ list: [Effect]) -> [EventName] {
+    static func names(_ list: [Output]) -> [EventName] {
         list.compactMap { if case .emit(let e) = $0 { return e.name } else { return nil } }
     }
-    static func events(_ list: [Effect]) -> [FlowEvent] {
+    static func events(_ list: [Output]) -> [FlowEvent] {
         list.compactMap { if case .emit(let e) = $0 { return e } else { return nil } }
     }
-    static func actions(_ list: [Effect]) -> [Effect] {
+    static func actions(_ list: [Output]) -> [Output] {
         list.filter { if case .emit = $0 { return false } else { return true } }
     }
 
@@ -314,16 +318,16 @@ struct Driver {
         // 1 s recording (selfieFast); frames every 250 ms.
         d.advance(to: 3250)
         let f0 = d.frame(10)
-        #expect(Driver.actions(f0) == [.recordFrame(frameIndex: 10)])
+        #expect(Driver.actions(f0) == [])
         let progress = Driver.events(f0).filter { $0.name == .videoRecordProgress }
         #expect(progress == [FlowEvent(.videoRecordProgress, tMs: 3250, fields: [EventField("progress", .double(0.25))])])
         #expect(Driver.names(f0).contains(.faceCaptureProgress))
         d.advance(to: 3500)
-        #expect(Driver.actions(d.frame(11)) == [.recordFrame(frameIndex: 11), .collectFrame(frameIndex: 11)])
+        #expect(Driver.actions(d.frame(11)) == [.collectFrame(frameIndex: 11)])
         d.advance(to: 3750)
-        #expect(Driver.actions(d.frame(12)) == [.recordFrame(frameIndex: 12)])
+        #expect(Driver.actions(d.frame(12)) == [])
         d.advance(to: 3900)
-        #expect(Driver.actions(d.frame(13)) == [.recordFrame(frameIndex: 13), .collectFrame(frameIndex: 13)])
+        #expect(Driver.actions(d.frame(13)) == [.collectFrame(frameIndex: 13)])
         let end = d.advance(to: 4000)
         #expect(Driver.names(end) == [.videoRecordProgress, .faceCaptureProgress, .videoRecordEnded, .faceCaptureSuccess])
         #expect(Driver.actions(end) == [.stopRecording, .writeResult, .showScreen(.result)])
@@ -342,7 +346,7 @@ struct Driver {
         var collected: [Int] = []
         for k in 0..<16 {
             d.advance(to: k * 1000 / 15)
-            for case .collectFrame(let i) in d.frame(k) { collected.append(i) }
+            for case .effect(.collectFrame(let i)) in d.frame(k) { collected.append(i) }
         }
         #expect(collected == [2, 7, 12])   // the first frames within half a frame (+1 ms) of 167, 500 and 833 ms
         #expect(d.m.collectionPlan?.rule == .even && d.m.screen == .result)
@@ -353,7 +357,7 @@ struct Driver {
         d.toPositioning()
         let out = d.frame(1)
         // The frame that starts the recording is its first (the video holds it).
-        #expect(Driver.actions(out) == [.startRecording, .recordFrame(frameIndex: 1)])
+        #expect(Driver.actions(out) == [.startRecording])
         #expect(d.m.phase == .recording && d.m.recordedFrameCount == 1)
     }
 
@@ -464,7 +468,7 @@ struct Driver {
         d.frame(2)
         // A blip keeps recording (its frame goes into the video, but is not collected).
         let blip = d.frame(3, valid: false, still: false, hint: .moveRight)
-        #expect(Driver.actions(blip) == [.recordFrame(frameIndex: 3)])
+        #expect(Driver.actions(blip) == [])
         #expect(d.m.isRecording)
         // 250 ms after the first invalid frame the clock alone aborts.
         let out = d.advance(to: 450)
@@ -611,7 +615,7 @@ struct Driver {
 
     @Test func resizeRedraws() {
         var d = Driver()
-        #expect(d.send(.terminalResized) == [.redraw])
+        #expect(d.send(.terminalResized) == [.showScreen(.loading)])
     }
 
     @Test func clockNeverGoesBack() {
@@ -626,7 +630,7 @@ struct Driver {
     static let noCountdown = CaptureOptions(timeBeforeAutomaticCapture: 0)
 
     /// The `attempt` field of each event named `name` in `effects`.
-    static func attempts(_ name: EventName, _ effects: [Effect]) -> [Int] {
+    static func attempts(_ name: EventName, _ effects: [Output]) -> [Int] {
         Driver.events(effects).filter { $0.name == name }.compactMap { if case .int(let n)? = $0["attempt"] { return n } else { return nil } }
     }
 
@@ -923,5 +927,66 @@ struct Driver {
         d.key(.enter); d.send(.permissionGranted); d.send(.cameraFirstFrame)
         #expect(d.m.phase == .ready, "a fresh capture screen waits for Start again")
         #expect(Self.attempts(.videoCaptureStarted, d.key(.character("s"))) == [2])
+    }
+}
+
+/// Issue #26: a transition returns its events apart from its effects, and no effect the runtime
+/// would ignore.
+@Suite struct TransitionShapeTests {
+    @Test func eventsComeApartFromEffects() {
+        var m = CaptureStateMachine()
+        #expect(m.handle(.started) == Transition(events: [FlowEvent(.instructionsShown, tMs: 0)],
+                                                 effects: [.loadModel, .showScreen(.instructions)]))
+        #expect(m.handle(.terminalResized) == Transition(effects: [.showScreen(.instructions)]), "a resize redraws the screen shown")
+    }
+
+    @Test func nothingRecordsFromTheFailedScreen() {
+        var d = Driver(FlowSettings(cameraConsent: true, maxAttempts: 2))
+        d.toPositioning()
+        d.advance(to: 100)
+        d.send(.timeout)
+        #expect(d.m.screen == .failed && d.m.canTryAgain && !d.m.isRecording)
+        var after: [Output] = []
+        for i in 1...40 { after += d.advance(to: 100 + i * 100); after += d.frame(i) }
+        after += d.key(.character("s"))
+        let recordingEffects = Driver.actions(after).filter {
+            switch $0 {
+            case .effect(.startRecording), .effect(.collectFrame), .effect(.stopRecording), .effect(.writeResult): return true
+            default: return false
+            }
+        }
+        #expect(recordingEffects.isEmpty, "the failed screen neither records nor collects")
+        #expect(d.m.screen == .failed && d.m.recordedFrameCount == 0)
+    }
+}
+
+/// Issue #26: the machine's state is one `FlowState`; what only one screen has lives in its case.
+@Suite struct FlowStateTests {
+    @Test func aFailureDuringTheRecordingLeavesNoRecordingBehind() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true, maxAttempts: 2))
+        d.toPositioning()
+        d.advance(to: 100); d.frame(1)
+        guard case .capture(.recording(let start)) = d.m.state else { Issue.record("not recording: \(d.m.state)"); return }
+        #expect(start == 100)
+        let out = d.send(.timeout)
+        #expect(Driver.actions(out).first == .abortRecording)
+        #expect(d.m.state == .failed(reason: .timeout, canTryAgain: true, cameraReady: true))
+        #expect(!d.m.isRecording && d.m.phase != .recording && d.m.failure == .timeout)
+        // Try again with the camera already delivering: the next attempt starts at once.
+        d.key(.enter)
+        #expect(d.m.state == .capture(.positioning) && d.m.attempt == 2 && d.m.failure == nil && !d.m.canTryAgain)
+    }
+
+    @Test func permissionDataLivesOnItsScreens() {
+        var d = Driver()
+        d.send(.started); d.send(.modelLoaded); d.key(.enter)
+        #expect(d.m.state == .cameraPermission(pending: false))
+        d.key(.enter)
+        #expect(d.m.state == .cameraPermission(pending: true) && d.m.permissionRequestPending)
+        d.send(.permissionDenied(devicePath: "/dev/video3"))
+        #expect(d.m.state == .cameraPermissionDenied(devicePath: "/dev/video3", pending: false))
+        d.send(.permissionGranted)
+        #expect(d.m.screen == .capture && d.m.deniedDevicePath == nil && !d.m.permissionRequestPending)
+        #expect(d.m.state == .capture(.waitingForCamera(startWhenReady: false)))
     }
 }

@@ -19,7 +19,7 @@ import Testing
         var d = Driver()
         d.send(.started); d.send(.modelLoaded)
         #expect(d.m.screen == .instructions)
-        #expect(d.send(.windowTooSmall(true)) == [.redraw])
+        #expect(d.send(.windowTooSmall(true)) == [.showScreen(.instructions)])
         for k in [Key.enter, .space, .character("s"), .escape, .backspace, .character("?")] {
             #expect(d.key(k).isEmpty, "\(k) acts on a too-small window")
         }
@@ -36,7 +36,7 @@ import Testing
         d.send(.windowTooSmall(true))
         d.key(.enter)
         #expect(d.m.screen == .instructions)
-        #expect(d.send(.windowTooSmall(false)) == [.redraw])
+        #expect(d.send(.windowTooSmall(false)) == [.showScreen(.instructions)])
         #expect(d.send(.windowTooSmall(false)).isEmpty, "no change, nothing to do")
         d.key(.enter)
         #expect(d.m.screen == .cameraPermission)
@@ -57,7 +57,7 @@ import Testing
         #expect(d.m.isRecording)
         d.advance(to: 2250)
         let out = d.send(.windowTooSmall(true))
-        #expect(Driver.actions(out) == [.abortRecording, .redraw])
+        #expect(Driver.actions(out) == [.abortRecording, .showScreen(.capture)])
         let restarted = Driver.events(out).first
         #expect(restarted?.name == .captureRestarted)
         #expect(restarted?.fields.contains(EventField("reason", .string("windowTooSmall"))) == true)
@@ -76,7 +76,7 @@ import Testing
         d.advance(to: 1000); d.frame(1)
         #expect(d.m.phase == .countdown)
         let out = d.send(.windowTooSmall(true))
-        #expect(Driver.actions(out) == [.redraw], "no recording to abort")
+        #expect(Driver.actions(out) == [.showScreen(.capture)], "no recording to abort")
         #expect(Driver.names(out) == [.captureRestarted])
         #expect(d.m.phase == .positioning)
     }
@@ -114,10 +114,10 @@ import Testing
     @Test func helpOverARecordingDropsItAndPauses() {
         var d = WindowAndSuspendTests.recording()
         let out = d.send(.keysHelpShown(true))
-        #expect(Driver.actions(out) == [.abortRecording, .redraw])
+        #expect(Driver.actions(out) == [.abortRecording, .showScreen(.capture)])
         #expect(Driver.events(out).first?.fields.contains(EventField("reason", .string("keysHelp"))) == true)
         for i in 3..<20 { d.advance(to: 2000 + i * 100); #expect(d.frame(i).isEmpty, "frames do not count down behind the help") }
-        #expect(d.send(.keysHelpShown(false)) == [.redraw])
+        #expect(d.send(.keysHelpShown(false)) == [.showScreen(.capture)])
         d.advance(to: 5000)
         #expect(Driver.names(d.frame(30)).contains(.faceCaptureCountDown))
     }

@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import FaceAnalysis
 import Media
 import Testing

@@ -1,5 +1,5 @@
 import Testing
-import CaptureFlow
+import CaptureModel
 import FaceAnalysis
 import Media
 import TestSupport

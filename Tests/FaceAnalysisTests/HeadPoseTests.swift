@@ -1,5 +1,5 @@
 import Foundation
-import CaptureFlow
+import CaptureModel
 import FaceAnalysis
 import Testing
 

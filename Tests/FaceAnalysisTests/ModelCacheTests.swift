@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import FaceAnalysis
 import Foundation
 import Media

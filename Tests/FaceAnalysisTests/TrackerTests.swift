@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 @testable import FaceAnalysis
 import Foundation
 import Media

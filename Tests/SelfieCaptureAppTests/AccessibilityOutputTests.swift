@@ -41,11 +41,11 @@ import Glibc
     /// espeak-ng says each sentence (written with `-w`) in about the time its words take at 175
     /// words a minute: between half and twice that, plus up to 0.6 s of leading and trailing
     /// silence; sox (`soxi -D`) agrees with the header.
-    @Test(.enabled(if: Spawner.which("espeak-ng") != nil, "espeak-ng is not installed (scripts/setup.sh installs it)"),
+    @Test(.enabled(if: ChildProcess.which("espeak-ng") != nil, "espeak-ng is not installed (scripts/setup.sh installs it)"),
           arguments: [("en", "Move your face to your left"), ("en", "Hold still: recording in 3"),
                       ("fr", "Déplacez votre visage vers votre gauche"), ("fr", "Ne bougez plus : enregistrement dans 3")])
     func spokenSentenceFitsItsLength(language: String, sentence: String) throws {
-        let exe = try #require(Spawner.which("espeak-ng"))
+        let exe = try #require(ChildProcess.which("espeak-ng"))
         let (speaker, warning) = Speaker.make(language: language)
         #expect(warning == nil, "\(warning ?? "")")
         #expect(speaker?.voice == language)
@@ -59,7 +59,7 @@ import Glibc
         let words = Double(sentence.split(separator: " ").filter { $0.contains(where: \.isLetter) || $0.contains(where: \.isNumber) }.count)
         let expected = words * 60 / Double(Speaker.wordsPerMinute)
         #expect(seconds >= expected * 0.5 && seconds <= expected * 2 + 0.6, "\(sentence): \(seconds) s for \(Int(words)) words (\(expected) s at 175 wpm)")
-        if let soxi = Spawner.which("soxi") {
+        if let soxi = ChildProcess.which("soxi") {
             let s = try ChildProcess.run(soxi, ["-D", wav], timeout: 30)
             if let d = Double(String(decoding: s.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) {
                 #expect(abs(d - seconds) < 0.01, "soxi \(d) s, header \(seconds) s")

@@ -1,7 +1,7 @@
 import Testing
 import Foundation
 import Glibc
-import CaptureFlow
+import CaptureModel
 @testable import TerminalUI
 import TestSupport
 

@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Foundation
 import Localization
 import Testing

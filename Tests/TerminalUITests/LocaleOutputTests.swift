@@ -1,7 +1,7 @@
 import Testing
 import Foundation
 import Glibc
-import CaptureFlow
+import CaptureModel
 @testable import TerminalUI
 
 /// Issue #27 and bug reports TUI-01, TUI-02, TUI-03: the locale decides what is written; a

@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import CaptureFlow
+import CaptureModel
 @testable import TerminalUI
 
 /// Issue #27: every mode draws for the terminal's measured cells; pictures keep to their

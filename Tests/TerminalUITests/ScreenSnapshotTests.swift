@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import CaptureFlow
+import CaptureModel
 import TestSupport
 @testable import TerminalUI
 

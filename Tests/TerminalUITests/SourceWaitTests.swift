@@ -1,4 +1,4 @@
-import CaptureFlow
+import CaptureModel
 import Testing
 import TestSupport
 @testable import TerminalUI

@@ -1,7 +1,7 @@
 import Testing
 import Foundation
 import Glibc
-import CaptureFlow
+import CaptureModel
 @testable import TerminalUI
 
 /// A scripted terminal: each answer arrives at a time (ms after the queries); the clock only

@@ -2,7 +2,9 @@ import Evidence
 import Foundation
 import Testing
 import TestSupport
-@testable import Camera
+import Camera
+import FakeV4L2
+@testable import SelfieCaptureApp
 import Media
 
 /// `source.injection` and the camera's identity (issue #25), through the fake V4L2 device:
@@ -15,11 +17,11 @@ import Media
 @Suite struct InjectionSignalsTests {
     /// A camera record from the fake device with this identity.
     static func record(driver: String, card: String, busInfo: String, sysfs: String = "/nonexistent-sysfs") throws -> SourceRecord {
-        let fake = FakeWebcamTests.webcam()
+        let fake = FakeWebcams.webcam()
         fake.driver = driver; fake.card = card; fake.busInfo = busInfo
         fake.formats = [.init(fourcc: .mjpeg, sizes: [(64, 48, [30])])]
-        fake.frames = try FakeWebcamTests.mjpegFrames(2)
-        let cam = try V4L2CameraSource(path: "/dev/video0", options: FakeWebcamTests.options(fake, [.lowest]))
+        fake.frames = try FakeWebcams.mjpegFrames(2)
+        let cam = try V4L2CameraSource(path: "/dev/video0", options: FakeWebcams.options(fake, [.lowest]))
         defer { cam.close() }
         _ = try #require(try cam.nextFrame())
         return FrameSources.sourceRecord(of: cam, spec: "/dev/video0", sysfs: sysfs)

@@ -3,7 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a child process for tests with a hard deadline, without `Foundation.Process`.
+/// The one spawn primitive of the app and the tests (issue #26): `run` runs a child to its end
+/// (or a hard deadline) and collects its output; `start` starts one without waiting (espeak-ng),
+/// polled with `exitStatus`. Both go through `launch`: every descriptor from 3 up closed in the
+/// child, signals at their defaults, its own process group. No `Foundation.Process`.
 ///
 /// Why not `Process` (DECISIONS 2026-11-30 "Tests spawn through ChildProcess"): on Linux it
 /// learns that a child exited when a socket inherited by the child closes, and its child closes
@@ -116,34 +119,13 @@ public enum ChildProcess {
                 readers[p.ours] = Int(target)
             }
         }
-        if let closefrom = SpawnExtensions.addClosefrom {
-            _ = closefrom(&actions, 3)
-        }
         if let dir = currentDirectory {
             guard let chdir = SpawnExtensions.addChdir else { throw SpawnError(description: "posix_spawn_file_actions_addchdir_np is missing") }
             _ = dir.withCString { chdir(&actions, $0) }
         }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGTTOU, SIGTTIN] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in env { free(p) } }
-
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
+        let rc = launch(executable, arguments, environment: environment, actions: &actions, pid: &pid)
         guard rc == 0 else { throw SpawnError(description: "\(executable): \(String(cString: strerror(rc)))") }
 
         // The child has its copies now (end of file reaches us once it closes them).
@@ -207,6 +189,82 @@ public enum ChildProcess {
         let signalled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
         return Result(exitStatus: signalled ? nil : (status >> 8) & 0xff, signal: signalled ? status & 0x7f : nil,
                       timedOut: timedOut, out: out, err: err)
+    }
+}
+
+extension ChildProcess {
+    /// Starts `executable` with `actions` (descriptors 3 and up are closed here), signals at
+    /// their defaults and unblocked, in its own process group (Ctrl-C in the terminal is ours to
+    /// handle, not the child's). `environment` replaces the whole environment when given.
+    /// - Returns: posix_spawn's result (0 or an errno).
+    static func launch(_ executable: String, _ arguments: [String], environment: [String: String]?,
+                       actions: inout posix_spawn_file_actions_t, pid: inout pid_t) -> Int32 {
+        if let closefrom = SpawnExtensions.addClosefrom { _ = closefrom(&actions, 3) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGTTOU, SIGTTIN, SIGTSTP] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        if let environment {
+            let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for p in env { free(p) } }
+            return posix_spawn(&pid, executable, &actions, &attributes, argv, env)
+        }
+        return posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+    }
+
+    /// `name` looked up in `PATH` (or taken as is when it holds a `/`); nil when not found.
+    public static func which(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        for dir in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let p = "\(dir)/\(name)"
+            if access(p, X_OK) == 0 { return p }
+        }
+        return nil
+    }
+
+    /// Starts `executable` (a full path) with `arguments` without waiting: its stdin and stdout
+    /// on /dev/null, its stderr on `stderrFD` (else /dev/null). Poll it with `exitStatus`.
+    /// - Returns: its pid, nil when it cannot start.
+    public static func start(_ executable: String, _ arguments: [String], stderrFD: Int32? = nil) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] {
+            if fd == 2, let e = stderrFD { posix_spawn_file_actions_adddup2(&actions, e, 2); continue }
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        var pid: pid_t = 0
+        return launch(executable, arguments, environment: nil, actions: &actions, pid: &pid) == 0 ? pid : nil
+    }
+
+    /// True once `pid` has exited (reaped here).
+    public static func exited(_ pid: pid_t) -> Bool { exitStatus(pid) != nil }
+
+    /// nil while `pid` runs; once it has ended (reaped here): its exit status, 128 + N when
+    /// killed by signal N, 0 when it was already reaped elsewhere (ECHILD).
+    public static func exitStatus(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        let w = waitpid(pid, &status, WNOHANG)
+        if w < 0 { return errno == ECHILD ? 0 : nil }
+        guard w == pid else { return nil }
+        if status & 0x7F == 0 { return (status >> 8) & 0xFF }   // WIFEXITED, WEXITSTATUS
+        return 128 + (status & 0x7F)                           // WTERMSIG
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, for a caller that builds its own
+    /// file actions (ssh-keygen's, `OpenSSH.keygen`); nil before glibc 2.34.
+    public static var addClosefrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? {
+        SpawnExtensions.addClosefrom
     }
 }
 

@@ -1,49 +1,55 @@
 import CV4L2
 import Camera
 import Glibc
+import Media
+import CaptureModel
 
 /// A scripted V4L2 device behind the `V4L2System` seam: capabilities, formats/sizes/rates,
 /// driver adjustments on S_FMT, granted buffer count, frames (payload bytes, e.g. the JPEG chunks
 /// of a shared AVI), poll results and errno injection at any named call.
-final class FakeWebcam: V4L2System {
-    struct Format { var fourcc: FourCC; var sizes: [(w: Int, h: Int, fps: [Int])] }
-    enum PollResult { case ready, timeout, error(Int16) }
+public final class FakeWebcam: V4L2System {
+    public init() {}
+    public struct Format {
+        public var fourcc: FourCC; public var sizes: [(w: Int, h: Int, fps: [Int])]
+        public init(fourcc: FourCC, sizes: [(w: Int, h: Int, fps: [Int])]) { self.fourcc = fourcc; self.sizes = sizes }
+    }
+    public enum PollResult { case ready, timeout, error(Int16) }
 
-    var path = "/dev/video0"
+    public var path = "/dev/video0"
     /// `bus_info` is empty unless a test sets it (as some drivers leave it).
-    var driver = "uvcvideo", card = "Fake Webcam", busInfo = ""
-    var capabilities: UInt32 = CV4L2_CAP_VIDEO_CAPTURE | CV4L2_CAP_STREAMING
-    var formats: [Format] = []
+    public var driver = "uvcvideo", card = "Fake Webcam", busInfo = ""
+    public var capabilities: UInt32 = CV4L2_CAP_VIDEO_CAPTURE | CV4L2_CAP_STREAMING
+    public var formats: [Format] = []
     /// Driver's answer to S_FMT (default: grants what was asked).
-    var adjust: (FourCC, Int, Int) -> (FourCC, Int, Int) = { ($0, $1, $2) }
-    var grantedBuffers = 4
+    public var adjust: (FourCC, Int, Int) -> (FourCC, Int, Int) = { ($0, $1, $2) }
+    public var grantedBuffers = 4
     /// Bytes a driver adds at the end of each row (`bytesperline` = natural + padding; V4L-07).
-    var padding = 0
+    public var padding = 0
     /// Payloads delivered in order by DQBUF (optionally with a bytesused override).
-    var frames: [(bytes: [UInt8], bytesUsed: Int?)] = []
+    public var frames: [(bytes: [UInt8], bytesUsed: Int?)] = []
     /// Poll script consumed per call; when empty: ready if frames remain, else timeout.
-    var polls: [PollResult] = []
+    public var polls: [PollResult] = []
     /// Injected failures: call name → (errno, index of the call that fails first, how many times).
-    var failures: [String: (errno: Int32, at: Int, times: Int)] = [:]
+    public var failures: [String: (errno: Int32, at: Int, times: Int)] = [:]
 
     // Observations.
-    private(set) var calls: [String: Int] = [:]
-    private(set) var requested: (FourCC, Int, Int)?
-    private(set) var requestedBuffers = 0
-    private(set) var mapped: [Int: UnsafeMutableRawPointer] = [:]
-    private(set) var unmappedCount = 0
-    private(set) var openFDs: Set<Int32> = []
-    private(set) var streaming = false
-    private(set) var lastPollTimeout: Int32 = -1
-    private(set) var openFlags: Int32 = 0
+    public private(set) var calls: [String: Int] = [:]
+    public private(set) var requested: (FourCC, Int, Int)?
+    public private(set) var requestedBuffers = 0
+    public private(set) var mapped: [Int: UnsafeMutableRawPointer] = [:]
+    public private(set) var unmappedCount = 0
+    public private(set) var openFDs: Set<Int32> = []
+    public private(set) var streaming = false
+    public private(set) var lastPollTimeout: Int32 = -1
+    public private(set) var openFlags: Int32 = 0
     private var granted: (FourCC, Int, Int) = (FourCC.yuyv, 0, 0)
     private var bufferLength = 0
     private var queued: [Int] = []
     private var nextFrame = 0
-    var lastErrno: Int32 = 0
+    public var lastErrno: Int32 = 0
 
     /// Every call by name, in order (for the order rules of V4L-09).
-    private(set) var log: [String] = []
+    public private(set) var log: [String] = []
 
     private func fail(_ name: String) -> Bool {
         log.append(name)
@@ -53,7 +59,7 @@ final class FakeWebcam: V4L2System {
         return false
     }
 
-    func open(_ path: String, flags: Int32) -> Int32 {
+    public func open(_ path: String, flags: Int32) -> Int32 {
         if fail("open") { return -1 }
         guard path == self.path else { lastErrno = ENOENT; return -1 }
         openFlags = flags
@@ -61,12 +67,12 @@ final class FakeWebcam: V4L2System {
         openFDs.insert(fd)
         return fd
     }
-    func close(_ fd: Int32) -> Int32 {
+    public func close(_ fd: Int32) -> Int32 {
         openFDs.remove(fd)
         if fail("close") { return -1 }
         return 0
     }
-    func poll(_ fd: Int32, events: Int16, timeoutMs: Int32, revents: inout Int16) -> Int32 {
+    public func poll(_ fd: Int32, events: Int16, timeoutMs: Int32, revents: inout Int16) -> Int32 {
         lastPollTimeout = timeoutMs
         if fail("poll") { return -1 }
         let r: PollResult = polls.isEmpty ? (nextFrame < frames.count ? .ready : .timeout) : polls.removeFirst()
@@ -76,20 +82,20 @@ final class FakeWebcam: V4L2System {
         case .error(let e): revents = e; return 1
         }
     }
-    func mmap(length: Int, fd: Int32, offset: Int64) -> UnsafeMutableRawPointer? {
+    public func mmap(length: Int, fd: Int32, offset: Int64) -> UnsafeMutableRawPointer? {
         if fail("mmap") { return nil }
         let i = Int(offset) / 0x10000
         let p = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 16)
         mapped[i] = p
         return p
     }
-    func munmap(_ address: UnsafeMutableRawPointer, length: Int) -> Int32 {
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) -> Int32 {
         unmappedCount += 1
         for (k, v) in mapped where v == address { mapped[k] = nil; v.deallocate() }
         if fail("munmap") { return -1 }
         return 0
     }
-    func deviceNodes() -> [String] { [path] }
+    public func deviceNodes() -> [String] { [path] }
 
     private func name(_ r: UInt) -> String {
         switch r {
@@ -111,8 +117,8 @@ final class FakeWebcam: V4L2System {
         }
     }
 
-    static func bytesPerLine(_ f: FourCC, _ w: Int) -> Int { f == .yuyv ? 2 * w : (f == .rgb24 ? 3 * w : (f == .mjpeg ? 0 : w)) }
-    static func imageSize(_ f: FourCC, _ w: Int, _ h: Int, bytesPerLine bpl: Int = 0) -> Int {
+    public static func bytesPerLine(_ f: FourCC, _ w: Int) -> Int { f == .yuyv ? 2 * w : (f == .rgb24 ? 3 * w : (f == .mjpeg ? 0 : w)) }
+    public static func imageSize(_ f: FourCC, _ w: Int, _ h: Int, bytesPerLine bpl: Int = 0) -> Int {
         let ch = (h + 1) / 2
         switch f {
         case .yuyv: return max(bpl, 2 * w) * h
@@ -124,7 +130,7 @@ final class FakeWebcam: V4L2System {
         }
     }
 
-    func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer) -> Int32 {
+    public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer) -> Int32 {
         let n = name(request)
         guard openFDs.contains(fd) else { lastErrno = EBADF; return -1 }
         if fail(n) { return -1 }
@@ -211,5 +217,33 @@ final class FakeWebcam: V4L2System {
         default:
             lastErrno = ENOTTY; return -1
         }
+    }
+}
+
+/// Ready-made fake webcams and frames for the camera and app tests.
+public enum FakeWebcams {
+    public static func mjpegFrames(_ n: Int, w: Int = 64, h: Int = 48) throws -> [(bytes: [UInt8], bytesUsed: Int?)] {
+        try (0..<n).map { i in
+            var px = [UInt8](repeating: UInt8(40 + i * 10), count: w * h * 3)
+            for k in stride(from: 0, to: px.count, by: 3) { px[k] = UInt8(k / 3 % w * 255 / w) }
+            return (try JPEGCodec.encode(Image(width: w, height: h, layout: .rgb, pixels: px)), nil)
+        }
+    }
+    public static func yuyvFrame(w: Int, h: Int, y: UInt8 = 235) -> [UInt8] {
+        var b = [UInt8](repeating: 128, count: 2 * w * h)
+        for i in stride(from: 0, to: b.count, by: 2) { b[i] = y }
+        return b
+    }
+    public static func webcam() -> FakeWebcam {
+        let f = FakeWebcam()
+        f.formats = [
+            .init(fourcc: .yuyv, sizes: [(640, 480, [30, 15]), (1280, 720, [10, 5])]),
+            .init(fourcc: .mjpeg, sizes: [(640, 480, [30, 15]), (1280, 720, [30, 15]), (1920, 1080, [30])]),
+        ]
+        return f
+    }
+    public static func options(_ fake: FakeWebcam, _ q: [VideoQuality] = [.hd], target: TargetResolution? = nil,
+                        clock: MediaClock = ManualClock()) -> CameraOptions {
+        CameraOptions(qualities: q, targetResolution: target, system: fake, clock: clock)
     }
 }

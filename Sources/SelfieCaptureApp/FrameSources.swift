@@ -1,4 +1,5 @@
 import Foundation
+import Camera
 import Evidence
 import Media
 

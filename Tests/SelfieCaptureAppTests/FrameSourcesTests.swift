@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import Camera
+import Camera
+import FakeV4L2
+@testable import SelfieCaptureApp
 import Media
 
 @Suite struct FrameSourcesTests {

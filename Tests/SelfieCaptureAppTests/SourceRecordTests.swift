@@ -2,7 +2,9 @@ import Evidence
 import Foundation
 import Testing
 import TestSupport
-@testable import Camera
+import Camera
+import FakeV4L2
+@testable import SelfieCaptureApp
 import Media
 
 /// The manifest's `source` (issue #12): a camera is described from VIDIOC_QUERYCAP and the
@@ -11,11 +13,11 @@ import Media
     /// Driver, card and bus info as QUERYCAP reported them, the FourCC and size the driver
     /// granted (not the ones asked for), the negotiated and the measured rate, `live: true`.
     @Test func cameraFieldsComeFromTheDevice() throws {
-        let fake = FakeWebcamTests.webcam()
+        let fake = FakeWebcams.webcam()
         fake.driver = "uvcvideo"; fake.card = "Integrated Camera: Integrated C"; fake.busInfo = "usb-0000:00:14.0-8"
         fake.formats = [.init(fourcc: .mjpeg, sizes: [(64, 48, [30])])]
-        fake.frames = try FakeWebcamTests.mjpegFrames(10)
-        let cam = try V4L2CameraSource(path: "/dev/video0", options: FakeWebcamTests.options(fake, [.lowest]))
+        fake.frames = try FakeWebcams.mjpegFrames(10)
+        let cam = try V4L2CameraSource(path: "/dev/video0", options: FakeWebcams.options(fake, [.lowest]))
         defer { cam.close() }
         #expect(cam.measuredFPS == nil, "no frame yet")
         for _ in 0..<10 { _ = try #require(try cam.nextFrame()) }
@@ -35,11 +37,11 @@ import Media
     /// A driver that swaps the format: the record names what was granted (YUYV), and a camera
     /// that delivered one frame has no measured rate yet.
     @Test func grantedFormatNotTheRequest() throws {
-        let fake = FakeWebcamTests.webcam()
+        let fake = FakeWebcams.webcam()
         fake.adjust = { _, w, h in (.yuyv, w, h) }
         fake.formats = [.init(fourcc: .mjpeg, sizes: [(64, 48, [15])])]
-        fake.frames = [(FakeWebcamTests.yuyvFrame(w: 64, h: 48), nil)]
-        let cam = try V4L2CameraSource(path: "/dev/video0", options: FakeWebcamTests.options(fake, [.lowest]))
+        fake.frames = [(FakeWebcams.yuyvFrame(w: 64, h: 48), nil)]
+        let cam = try V4L2CameraSource(path: "/dev/video0", options: FakeWebcams.options(fake, [.lowest]))
         defer { cam.close() }
         _ = try #require(try cam.nextFrame())
         let c = try #require(FrameSources.sourceRecord(of: cam, spec: "/dev/video0").camera)
