@@ -382,8 +382,8 @@ public final class CaptureRuntime {
         case .null:
             backend = NullBackend()
         case .plain:
-            let console = setup.console
-            guard setup.terminalKeys else { backend = PlainBackend { console.out($0) }; return }
+            let console = setup.console, glyphs = PlainBackend.localeGlyphs()
+            guard setup.terminalKeys else { backend = PlainBackend(glyphs: glyphs) { console.screen($0) }; return }
             // Keys typed as lines on the terminal (stdin, or /dev/tty when stdin is the video).
             var keysFD: Int32 = STDIN_FILENO
             if isatty(STDIN_FILENO) == 0 {
@@ -396,7 +396,7 @@ public final class CaptureRuntime {
             // Screens sent to a file or pipe: the person at the terminal still learns that the
             // run waits for their keys.
             if isatty(STDOUT_FILENO) == 0 { console.err("\(ErrorReport.program): " + intro + "\n") }
-            backend = LinePlainBackend(inputFD: keysFD, intro: intro) { console.out($0) }
+            backend = LinePlainBackend(inputFD: keysFD, intro: intro, glyphs: glyphs) { console.screen($0) }
         case .curses:
             // With `--source -` stdin is the video pipe: curses reads its keys from the
             // controlling terminal instead (issue #14; what `less` and `vipe` do).
