@@ -110,6 +110,9 @@ import CaptureFlow
         #expect(none == .fallback && none.aspect == 2 && !none.measured)
         let tall = CellGeometry.from(winsizePixels: (1280, 1300), cols: 160, rows: 50, probe: TerminalProbeResult())
         #expect(tall.width == 8 && tall.height == 26 && tall.measured)
+        // TIOCGWINSZ without pixels: the terminal's CSI 16 t answer (cell size) is used.
+        let probed = CellGeometry.from(winsizePixels: (0, 0), cols: 160, rows: 50, probe: TerminalProbeResult(cellPixels: (10, 20)))
+        #expect(probed.width == 10 && probed.height == 20 && probed.measured)
         for g in [CellGeometry(width: 8, height: 19, measured: true), CellGeometry.fallback, CellGeometry(width: 10, height: 16, measured: true)] {
             let c = Self.context(Size(cols: 120, rows: 40), mode: .halfBlocks, cell: g)
             let screen = Screens.render(.capture(CaptureViewState(image: Self.grey(640, 480), phase: .positioning, isValid: true)), context: c)
@@ -146,6 +149,14 @@ import CaptureFlow
         // The preview's cells are spaces painted in their colour (foreground = background).
         let painted = screen.canvas.cells.filter { $0.text == " " && $0.style.bg == .rgb(RGB(128, 128, 128)) }
         #expect(painted.count > 100)
+        // Without line spacing, half blocks paint one half with the glyph (foreground) and the
+        // other with the background colour (the row's first half: neither left to the terminal).
+        if mode == .halfBlocks {
+            let normal = Screens.render(.capture(CaptureViewState(image: Self.grey(640, 480), phase: .positioning, isValid: true)),
+                                        context: Self.context(Size(cols: 120, rows: 40), mode: mode, cell: CellGeometry(width: 8, height: 16, measured: true)))
+            let halves = normal.canvas.cells.filter { $0.text == "▀" && $0.style.fg == .rgb(RGB(128, 128, 128)) && $0.style.bg == .rgb(RGB(128, 128, 128)) }
+            #expect(halves.count > 100, "▀ with both colours set")
+        }
     }
 }
 
