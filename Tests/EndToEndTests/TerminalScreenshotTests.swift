@@ -213,4 +213,53 @@ import CaptureFlow
         let s = try Self.measure(dir + "/shot-tmux.png", name: "tmux", extra: ["--whole", "--cell", "10x20"])
         try Self.expectGoals(s, "tmux", ssim: 0.7, cellScale: true)
     }
+
+    /// Issue #27 item: xterm's default font (`fixed` 6×13 ISO 10646, xfonts-base) has every
+    /// glyph the screens draw beyond ASCII: the pictograms (◉ ◡ ☀ and their frames), the oval's
+    /// ✓ ✗, the bar's █ ░, the grey ramp ▒ ▓ and the half block ▀. Each cell has ink and differs
+    /// from what xterm draws for a glyph the font lacks (a sextant, U+1FB00, the last cell), so
+    /// no ASCII fallback is needed there. (Without X core fonts xterm falls back to the server's
+    /// Latin-1 `fixed` and all of them are blank: setup installs xfonts-base.)
+    @Test(.enabled(if: xReady, why))
+    func xtermDefaultFontHasThePictograms() throws {
+        let dir = try #require(Self.fixtures), d = try #require(Self.display, "Xvfb did not start")
+        var glyphs: [Character] = []
+        for rows in Theme.defaultPictograms.values.sorted(by: { $0.joined() < $1.joined() }) {
+            for ch in rows.joined() where !ch.isASCII && !glyphs.contains(ch) { glyphs.append(ch) }
+        }
+        glyphs += ["\u{2713}", "\u{2717}", "\u{2588}", "\u{2591}", "\u{2592}", "\u{2593}", "\u{2580}"]
+        let line = "#" + glyphs.map { " " + String($0) }.joined() + " \u{1FB00}"
+        try (line + "\n").write(toFile: dir + "/glyphs.txt", atomically: true, encoding: .utf8)
+        let script = """
+        cd '\(dir)'
+        DISPLAY=:\(d) xterm -geometry 60x3+0+0 -e sh -c 'cat glyphs.txt; sleep 20' & TP=$!
+        trap 'kill $TP 2>/dev/null; wait $TP 2>/dev/null' EXIT
+        for i in $(seq 100); do
+          sleep 0.1
+          DISPLAY=:\(d) import -window root -depth 8 ppm:glyphs.ppm 2>/dev/null || continue
+          # The '#' drawn: black pixels in the first cell.
+          convert glyphs.ppm -crop 6x13+3+3 -format '%[fx:minima.r]' info: 2>/dev/null | grep -q '^0$' && break
+        done
+        sleep 0.2
+        DISPLAY=:\(d) import -window root -depth 8 ppm:glyphs.ppm
+        """
+        let r = try Harness.run("/bin/bash", ["-c", script], env: ["LANG": "C.UTF-8", "LC_ALL": ""], timeout: 60)
+        #expect(r.code == 0, "\(r.err)")
+        let img = try #require(PreviewImage(ppm: dir + "/glyphs.ppm"))
+        // Cells of 6×13 from (3, 3): xterm's 1-px border and 2-px internal border (measured).
+        func cell(_ col: Int) -> [UInt8] {
+            var px: [UInt8] = []
+            for y in 3..<16 { for x in (3 + col * 6)..<(3 + col * 6 + 6) { px.append(img.rgb[(y * img.width + x) * 3]) } }
+            return px
+        }
+        let missing = cell(2 * glyphs.count + 2)
+        var report: [String] = []
+        for (i, g) in glyphs.enumerated() {
+            let px = cell(2 * i + 2), ink = px.filter { $0 < 128 }.count
+            report.append("\(g): \(ink) px")
+            #expect(ink >= 3 && px != missing, "'\(g)' (U+\(String(g.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true))) blank or drawn as a missing glyph in xterm's default font")
+        }
+        print("xterm default font: ink per glyph: \(report.joined(separator: ", ")); the missing-glyph cell: \(missing.filter { $0 < 128 }.count) px")
+    }
 }
+
