@@ -42,18 +42,19 @@ import CaptureFlow
         return dir
     }()
 
-    /// The shared X server's display number, or nil when it did not start.
+    /// The shared X server's display number, or nil when it did not start: the first free one
+    /// (no lock file) from 400 + pid % 100, so concurrent test processes do not share one.
     static let display: Int? = {
         guard let dir = fixtures else { return nil }
-        let d = 150 + Int(getpid() % 200)
         let script = """
-        setsid Xvfb :\(d) -screen 0 1280x800x24 -nolisten tcp </dev/null >/dev/null 2>&1 & XP=$!
+        for d in $(seq \(400 + Int(getpid() % 100)) 599); do [ -e /tmp/.X$d-lock ] || [ -e /tmp/.X11-unix/X$d ] || break; done
+        setsid Xvfb :$d -screen 0 1280x800x24 -nolisten tcp </dev/null >/dev/null 2>&1 & XP=$!
         ( while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill $XP; [ -n "${SC_KEEP_SHOTS:-}" ] || rm -rf '\(dir)' ) </dev/null >/dev/null 2>&1 &
-        for i in $(seq 100); do [ -e /tmp/.X11-unix/X\(d) ] && exit 0; sleep 0.05; done
+        for i in $(seq 100); do [ -e /tmp/.X11-unix/X$d ] && kill -0 $XP 2>/dev/null && { echo $d; exit 0; }; sleep 0.05; done
         exit 1
         """
         guard let r = try? Harness.run("/bin/bash", ["-c", script], cwd: dir, timeout: 30), r.code == 0 else { return nil }
-        return d
+        return Int(r.out.trimmingCharacters(in: .whitespacesAndNewlines))
     }()
 
     /// What the checker measured on one screenshot.
