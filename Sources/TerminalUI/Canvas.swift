@@ -138,9 +138,10 @@ public enum DisplayWidth {
     /// (`Localization.LineBreaks`, ICU's line-break iterator): between words, and between
     /// ideographs in Chinese and Japanese text without spaces. Spaces at a break are dropped;
     /// `\n` starts a new line. A piece with no opportunity inside that is wider than a line (a
-    /// long path or URL) starts a line and is broken at the width, across as many lines as it
-    /// needs: no character is lost (before issue #27's follow-up it was cut with `…`). A path
-    /// breaks between its folders, since UAX #14 allows a break after `/` and `-`.
+    /// long path or URL) starts a line and is broken across as many lines as it needs, after
+    /// the last `/` or `-` that fits, else at the width: no character is lost (before issue
+    /// #27's follow-up it was cut with `…`). ICU's UAX #14 gives no break after `/` before a
+    /// letter, hence the folder rule here.
     public static func wrap(_ s: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
@@ -153,6 +154,10 @@ public enum DisplayWidth {
                     var cut = rest.startIndex, used = 0
                     while cut < rest.endIndex, used + of(rest[cut]) <= width { used += of(rest[cut]); cut = rest.index(after: cut) }
                     if cut == rest.startIndex { cut = rest.index(after: cut) }   // a wide character on a 1-cell line
+                    // A path or URL breaks after its last `/` or `-` that fits, between folders.
+                    if let b = rest[..<cut].lastIndex(where: { $0 == "/" || $0 == "-" }), b > rest.startIndex {
+                        cut = rest.index(after: b)
+                    }
                     lines.append(String(rest[..<cut]))
                     rest = rest[cut...]
                 }

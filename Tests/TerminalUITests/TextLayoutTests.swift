@@ -123,6 +123,8 @@ import TestSupport
             #expect(!lines.joined().contains("…"))
         }
         #expect(DisplayWidth.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+        // A path breaks between its folders when a `/` fits.
+        #expect(DisplayWidth.wrap("/home/someone/Videos/selfie", width: 10) == ["/home/", "someone/", "Videos/", "selfie"])
         #expect(DisplayWidth.wrap("go abcdefghij ok", width: 4) == ["go", "abcd", "efgh", "ij", "ok"])
         // Wide characters are never split; one that cannot fit a 1-cell line still gets a line.
         #expect(DisplayWidth.wrap("日本語", width: 1).joined() == "日本語")
