@@ -26,6 +26,7 @@ PACKAGES=(
   time bc                              # make bench: peak RSS and ratios
   espeak-ng sox                        # --speak (issue #17); its test measures espeak-ng's WAV with soxi
   x11-apps fonts-dejavu-core           # issue #17 test: --theme auto in xterm under Xvfb, xwd screenshot
+  xfonts-base                          # issue #27 screenshot tests: xterm's default font (fixed 6x13, ISO 10646); without it xterm falls back to the server's Latin-1 font and every block and pictogram is blank
 )
 
 SUDO=""

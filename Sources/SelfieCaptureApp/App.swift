@@ -3,8 +3,12 @@ import TerminalUI
 public struct Console: Sendable {
     public var out: @Sendable (String) -> Void
     public var err: @Sendable (String) -> Void
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
-        self.out = out; self.err = err
+    /// The plain renderer's screens on stdout: in a kept non-UTF-8 locale's codeset
+    /// (`LocaleText`, issue #27), unlike `out`'s JSON; `out` unless given.
+    public var screen: @Sendable (String) -> Void
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                screen: (@Sendable (String) -> Void)? = nil) {
+        self.out = out; self.err = err; self.screen = screen ?? out
     }
 }
 
@@ -102,9 +106,10 @@ import Glibc
 extension Console {
     /// The process's stdout (fd 1) and stderr (fd 2), written with `write(2)` (retrying on EINTR
     /// and short writes).
-    /// Messages on stderr follow a kept non-UTF-8 locale's codeset (`LocaleText`, issue #27);
-    /// stdout (JSON, events, documents) stays UTF-8.
-    public static let standard = Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0, localeText: true) })
+    /// Messages on stderr and the plain renderer's screens follow a kept non-UTF-8 locale's
+    /// codeset (`LocaleText`, issue #27); stdout's JSON, events and documents stay UTF-8.
+    public static let standard = Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0, localeText: true) },
+                                         screen: { writeAll(1, $0, localeText: true) })
 
     static func writeAll(_ fd: Int32, _ text: String, localeText: Bool = false) {
         var bytes = localeText ? LocaleText.bytes(text) : Array(text.utf8)

@@ -382,8 +382,8 @@ public final class CaptureRuntime {
         case .null:
             backend = NullBackend()
         case .plain:
-            let console = setup.console
-            guard setup.terminalKeys else { backend = PlainBackend { console.out($0) }; return }
+            let console = setup.console, glyphs = PlainBackend.localeGlyphs()
+            guard setup.terminalKeys else { backend = PlainBackend(glyphs: glyphs) { console.screen($0) }; return }
             // Keys typed as lines on the terminal (stdin, or /dev/tty when stdin is the video).
             var keysFD: Int32 = STDIN_FILENO
             if isatty(STDIN_FILENO) == 0 {
@@ -396,7 +396,7 @@ public final class CaptureRuntime {
             // Screens sent to a file or pipe: the person at the terminal still learns that the
             // run waits for their keys.
             if isatty(STDOUT_FILENO) == 0 { console.err("\(ErrorReport.program): " + intro + "\n") }
-            backend = LinePlainBackend(inputFD: keysFD, intro: intro) { console.out($0) }
+            backend = LinePlainBackend(inputFD: keysFD, intro: intro, glyphs: glyphs) { console.screen($0) }
         case .curses:
             // With `--source -` stdin is the video pipe: curses reads its keys from the
             // controlling terminal instead (issue #14; what `less` and `vipe` do).
@@ -953,15 +953,11 @@ public final class CaptureRuntime {
     /// The status line's figures: the source (a file by its name) and its kind, the last frame's size, the
     /// frames read per second and the screens drawn per second (both over `RateMeter`'s window
     /// of the run's clock), the colour mode, and the bytes per second curses wrote.
-    /// The mode the preview is drawn in, as the status line names it: symbols under line
-    /// spacing are drawn as (full-block) half blocks (issue #27, IMG-02).
-    var shownPreviewMode: PreviewMode { previewMode == .symbols && cellGeometry.lineSpacing ? .halfBlocks : previewMode }
-
     func statusInfo(colorMode: ColorMode) -> StatusLineInfo {
         var info = StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
                            : (setup.sourceSpec as NSString).lastPathComponent, kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue,
                        width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: sourceRate.perSecond,
-                       colorMode: colorMode, previewMode: shownPreviewMode, previewFps: drawRate.perSecond,
+                       colorMode: colorMode, previewMode: previewMode, previewFps: drawRate.perSecond,
                        bytesPerSecond: backend.bytesWritten == nil ? nil : byteRate.perSecond)
         info.latencyMs = latency.statusRange   // camera-to-screen p50...p95 (issue #16)
         return info

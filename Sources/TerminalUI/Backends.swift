@@ -72,12 +72,25 @@ public final class PlainBackend: TerminalBackend {
     private var lastLines: [String]?
     private var lastStatus: String?
 
-    /// - Parameter write: receives whole lines, each ending in `\n` (e.g. to stdout).
-    public init(size: Size = Size(cols: 80, rows: 24), write: @escaping (String) -> Void) {
-        self.size = size; self.write = write
+    /// Glyph set: ASCII when the locale's codeset is not UTF-8 (`LocaleText.degraded`, issue
+    /// #27), as the curses backend does.
+    public let glyphs: Glyphs
+
+    /// - Parameters:
+    ///   - glyphs: `.asciiOnly` in a non-UTF-8 locale (`PlainBackend.localeGlyphs()`).
+    ///   - write: receives whole lines, each ending in `\n` (e.g. to stdout, in the locale's
+    ///     codeset: `Console.screen`).
+    public init(size: Size = Size(cols: 80, rows: 24), glyphs: Glyphs = .unicode, write: @escaping (String) -> Void) {
+        self.size = size; self.glyphs = glyphs; self.write = write
+    }
+
+    /// Chooses the locale as the curses path does (`CursesTerminal.ensureUTF8Locale`: C becomes
+    /// C.UTF-8, another codeset is kept and sets `LocaleText.degraded`) and returns the glyphs
+    /// that locale can show.
+    public static func localeGlyphs() -> Glyphs {
+        CursesTerminal.ensureUTF8Locale() ? .unicode : .asciiOnly
     }
     public var colorMode: ColorMode { .none }
-    public var glyphs: Glyphs { .unicode }
     public var inputFD: Int32? { nil }
 
     public func draw(_ screen: RenderedScreen) {

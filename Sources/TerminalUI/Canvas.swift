@@ -138,24 +138,43 @@ public enum DisplayWidth {
     /// (`Localization.LineBreaks`, ICU's line-break iterator): between words, and between
     /// ideographs in Chinese and Japanese text without spaces. Spaces at a break are dropped;
     /// `\n` starts a new line. A piece with no opportunity inside that is wider than a line (a
-    /// long path) is cut with `…`.
+    /// long path or URL) starts a line and is broken across as many lines as it needs, after
+    /// the last `/` or `-` that fits, else at the width: no character is lost (before issue
+    /// #27's follow-up it was cut with `…`). ICU's UAX #14 gives no break after `/` before a
+    /// letter, hence the folder rule here.
     public static func wrap(_ s: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         for paragraph in s.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = "", lineW = 0, pendingSpaces = 0
+            // Starts `w` on the (empty) current line; an over-long word fills whole lines first.
+            func start(_ w: String) {
+                var rest = Substring(w)
+                while of(String(rest)) > width {
+                    var cut = rest.startIndex, used = 0
+                    while cut < rest.endIndex, used + of(rest[cut]) <= width { used += of(rest[cut]); cut = rest.index(after: cut) }
+                    if cut == rest.startIndex { cut = rest.index(after: cut) }   // a wide character on a 1-cell line
+                    // A path or URL breaks after its last `/` or `-` that fits, between folders.
+                    if let b = rest[..<cut].lastIndex(where: { $0 == "/" || $0 == "-" }), b > rest.startIndex {
+                        cut = rest.index(after: b)
+                    }
+                    lines.append(String(rest[..<cut]))
+                    rest = rest[cut...]
+                }
+                line = String(rest); lineW = of(line)
+            }
             for segment in LineBreaks.segments(String(paragraph)) {
                 var word = Substring(segment)
                 var trailing = 0
                 while word.last == " " { word = word.dropLast(); trailing += 1 }
                 let w = String(word), ww = of(w)
                 if lineW == 0 && line.isEmpty {
-                    line = ww > width ? truncate(w, to: width) : w; lineW = min(ww, width)
+                    start(w)
                 } else if lineW + pendingSpaces + ww <= width {
                     line += String(repeating: " ", count: pendingSpaces) + w; lineW += pendingSpaces + ww
                 } else {
                     lines.append(line)
-                    line = ww > width ? truncate(w, to: width) : w; lineW = min(ww, width)
+                    start(w)
                 }
                 pendingSpaces = line.isEmpty ? 0 : trailing
             }

@@ -134,12 +134,9 @@ public final class CursesBackend: TerminalBackend {
         // and the screen is drawn in ASCII with a one-line warning.
         var widthOK = true
         if utf8 {
-            let checks = Self.widthChecks.map { (text: $0, expected: $1, got: t.advance(of: $0)) }
-            if let bad = checks.first(where: { $0.got != $0.expected }) {
-                widthOK = false
-                widthWarning = Self.widthWarning(character: bad.text, expected: bad.expected, got: bad.got,
-                                                 locale: setlocale(LC_CTYPE, nil).map { String(cString: $0) } ?? "?")
-            }
+            widthWarning = Self.widthCheck(advance: { t.advance(of: $0) },
+                                           locale: setlocale(LC_CTYPE, nil).map { String(cString: $0) } ?? "?")
+            widthOK = widthWarning == nil
         } else if let cs = nl_langinfo(nl_item(CODESET)) {
             widthWarning = nil
             nonUTF8Codeset = String(cString: cs)
@@ -215,6 +212,17 @@ public final class CursesBackend: TerminalBackend {
     /// (`DisplayWidth`): a two-byte Latin letter (a narrow curses counts its bytes) and an East
     /// Asian Wide ideograph (a wrong locale gives it 1 cell or none).
     static let widthChecks: [(String, Int)] = [("\u{E9}", 1), ("\u{65E5}", 2)]
+
+    /// The start-up width check: each test character's cells as curses advances (`advance`,
+    /// `CursesTerminal.advance(of:)`) against `widthChecks`. Returns the one-line warning of the
+    /// first that differs (the UI then draws in ASCII), nil when all take their cells.
+    static func widthCheck(advance: (String) -> Int, locale: String) -> String? {
+        for (text, expected) in widthChecks {
+            let got = advance(text)
+            if got != expected { return widthWarning(character: text, expected: expected, got: got, locale: locale) }
+        }
+        return nil
+    }
 
     /// The one-line warning of a failed width check.
     static func widthWarning(character: String, expected: Int, got: Int, locale: String) -> String {

@@ -54,11 +54,12 @@ public final class LinePlainBackend: TerminalBackend {
     ///     not closed here.
     ///   - intro: one line shown before the first screen.
     ///   - write: receives whole lines (stdout).
-    public init(inputFD: Int32, intro: String?, size: Size = Size(cols: 80, rows: 24), write: @escaping (String) -> Void) {
+    public init(inputFD: Int32, intro: String?, size: Size = Size(cols: 80, rows: 24), glyphs: Glyphs = .unicode,
+                write: @escaping (String) -> Void) {
         fd = inputFD
         self.intro = intro
         self.write = write
-        plain = PlainBackend(size: size, write: write)
+        plain = PlainBackend(size: size, glyphs: glyphs, write: write)
     }
 
     public var size: Size { plain.size }

@@ -270,12 +270,14 @@ public struct PreviewRenderer: Sendable {
             default: break
             }
         }
-        // The recording ring: a band two pixels thick just inside the outline, filled clockwise
-        // from the top as far as the progress.
+        // The recording ring: a band at least two pixels thick just inside the outline, filled
+        // clockwise from the top as far as the progress. The outline stays (issue #27: the ring
+        // used to cover it, and its track, #263238 in the dark theme, left the oval at 1.3:1
+        // against the dimmed outside while recording; measured on kitty, tmux, xterm screenshots).
         if let ring {
-            let band = 1 - (lineWidth <= 1 ? 2.2 : 3.2 * Double(lineWidth)) / max(1, min(oax, oay))
+            let band = 1 - (Double(lineWidth) + max(2, 2.2 * Double(lineWidth))) / max(1, min(oax, oay))
             for gy in 0..<gh {
-                for gx in 0..<gw where kind[gy * gw + gx] != 0 {
+                for gx in 0..<gw where kind[gy * gw + gx] == 1 {
                     let dx = (Double(gx) + 0.5 - ocx) / oax, dy = (Double(gy) + 0.5 - ocy) / oay
                     guard (dx * dx + dy * dy).squareRoot() >= band else { continue }
                     var a = atan2(dx, -dy) / (2 * Double.pi)

@@ -42,11 +42,9 @@ extension Screens {
         var cellRenderer = renderer
         cellRenderer.cellAspect = c.cellGeometry.aspect
         cellRenderer.fullBlocks = c.cellGeometry.lineSpacing
-        switch c.previewMode {
+        // Symbols under line spacing or at few colours are drawn as half blocks (`drawn`).
+        switch c.previewMode.drawn(colorMode: mode, cellGeometry: c.cellGeometry) {
         case .halfBlocks:
-            cellRenderer.render(image, into: rect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
-            return nil
-        case .symbols where c.cellGeometry.lineSpacing:
             cellRenderer.render(image, into: rect, canvas: &canvas, mode: mode, glyphs: c.glyphs)
             return nil
         case .symbols:

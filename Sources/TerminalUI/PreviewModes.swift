@@ -12,13 +12,15 @@ public enum PreviewModeChoice: String, Sendable, CaseIterable {
     ///   symbols without UTF-8 (chafa's symbols need both), which keeps today's ASCII ramp.
     /// - An explicit pixel mode is used as asked (inside tmux its escape stream is wrapped in
     ///   tmux's DCS passthrough, which needs `set -g allow-passthrough on`).
-    /// - `symbols` without colour or UTF-8 becomes `halfblocks` (its ASCII ramp).
+    /// - `symbols` without colour or UTF-8 becomes `halfblocks` (its ASCII ramp); at 8/16
+    ///   colours too, as `auto` (the grey ramp: chafa's 16-colour canvas drew the face as hue
+    ///   blotches, issue #27 follow-up).
     public func resolve(probe: TerminalProbeResult, environment: [String: String], colorMode: ColorMode,
                         glyphs: Glyphs) -> PreviewMode {
         let canSymbols = colorMode != .none && !glyphs.ascii
         switch self {
         case .halfblocks: return .halfBlocks
-        case .symbols: return canSymbols ? .symbols : .halfBlocks
+        case .symbols: return canSymbols && colorMode != .ansi16 ? .symbols : .halfBlocks
         case .kitty: return .kitty
         case .sixel: return .sixel
         case .iterm: return .iterm
@@ -50,6 +52,14 @@ extension PreviewModeChoice {
 extension PreviewMode {
     /// True for modes that send a picture (sixel, kitty, iTerm2) rather than cells.
     public var isPixels: Bool { self == .sixel || self == .kitty || self == .iterm }
+
+    /// The mode a preview asked in `self` is drawn in, the one the status line names: symbols
+    /// become half blocks where chafa's symbols would not look like the frame: under line
+    /// spacing (full blocks, IMG-02), at 8/16 colours (the grey ramp, as `auto` chooses) and
+    /// without colour (the ASCII ramp). Every other mode is drawn as asked.
+    public func drawn(colorMode: ColorMode, cellGeometry: CellGeometry) -> PreviewMode {
+        self == .symbols && (cellGeometry.lineSpacing || colorMode == .ansi16 || colorMode == .none) ? .halfBlocks : self
+    }
 
     /// The most source pixels the preview of a `size` screen can use in this mode (decode the
     /// camera frame no larger): `cols × 2·rows` for half blocks, the symbol grid, or the

@@ -396,10 +396,13 @@ public enum Screens {
     /// The status line on the top row, across the screen: source (kind), size, measured fps,
     /// colour mode, preview mode and fps, bytes per second to the terminal; without the source
     /// when that does not fit, then cut with `…`.
+    /// The preview mode it names is the one drawn (`PreviewMode.drawn`: symbols under line
+    /// spacing or at 8/16 colours are half blocks), not only the one asked.
     static func statusLine(_ canvas: inout Canvas, _ info: StatusLineInfo, _ c: RenderContext) {
+        let shown = info.previewMode.drawn(colorMode: c.theme.noColor ? .none : info.colorMode, cellGeometry: c.cellGeometry)
         let text = c.strings.text("selfie_capture_status_line", [
             .string(info.source), .string(info.kind), .int(info.width), .int(info.height), .double(info.fps ?? 0),
-            .string(StatusLineInfo.colorName(info.colorMode)), .string(info.previewMode.rawValue), .double(info.previewFps ?? 0),
+            .string(StatusLineInfo.colorName(info.colorMode)), .string(shown.rawValue), .double(info.previewFps ?? 0),
             .string(info.bytesPerSecond.map(StatusLineInfo.bytes) ?? "–"),
         ]) + (info.latencyMs.map { " · " + c.strings.text("selfie_capture_status_latency", [.int($0.lowerBound), .int($0.upperBound)]) } ?? "")
         // Reverse video of the terminal's own colours: readable on any background, as htop's bar.
@@ -495,7 +498,7 @@ public enum Screens {
         guard !rect.isEmpty, renderer.showsOval else { return }
         // The oval's top in the grid the preview was drawn on (square pixels for the measured
         // cells: half blocks `cols × rows·aspect`, symbols `CellGeometry.symbolGrid`), as a cell.
-        let symbols = c.previewMode == .symbols && !c.cellGeometry.lineSpacing
+        let symbols = c.previewMode.drawn(colorMode: c.theme.noColor ? .none : c.colorMode, cellGeometry: c.cellGeometry) == .symbols
         let (gw, gh) = symbols ? c.cellGeometry.symbolGrid(cols: rect.width, rows: rect.height)
             : (rect.width, max(1, Int((Double(rect.height) * c.cellGeometry.aspect).rounded())))
         let g = renderer.geometry(imageWidth: image?.width, imageHeight: image?.height, gridWidth: gw, gridHeight: gh)

@@ -23,10 +23,7 @@ import TestSupport
         let bin = try #require(Self.bin)
         let dir = Harness.tempDir("sc-latin1")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let loc = dir + "/locales"
-        try FileManager.default.createDirectory(atPath: loc, withIntermediateDirectories: true)
-        let made = try Harness.run(try #require(Harness.tool("localedef")), ["-i", "fr_FR", "-f", "ISO-8859-1", loc + "/fr_FR.ISO-8859-1"], timeout: 120)
-        #expect(made.code == 0, "localedef: \(made.err)")
+        let loc = try Self.latin1Locale(dir)
         let t = try TmuxSession(cols: 80, rows: 24)
         defer { t.kill() }
         let raw = dir + "/raw"
@@ -43,5 +40,37 @@ import TestSupport
         bytes = try Array(Data(contentsOf: URL(fileURLWithPath: raw)))
         #expect(!Self.contains(bytes, [0xC3, 0xA9]), "é written as UTF-8")
         #expect(!Self.contains(bytes, [0xE2, 0x80, 0x99]), "’ written as UTF-8")
+    }
+
+    /// Compiles fr_FR.ISO-8859-1 into `dir/locales` (a private LOCPATH) and returns that path.
+    static func latin1Locale(_ dir: String) throws -> String {
+        let loc = dir + "/locales"
+        try FileManager.default.createDirectory(atPath: loc, withIntermediateDirectories: true)
+        let made = try Harness.run(try #require(Harness.tool("localedef")), ["-i", "fr_FR", "-f", "ISO-8859-1", loc + "/fr_FR.ISO-8859-1"], timeout: 120)
+        #expect(made.code == 0, "localedef: \(made.err)")
+        return loc
+    }
+
+    /// TUI-01 for `--renderer plain` (issue #27 follow-up): its screens on stdout are in the
+    /// locale's codeset as curses' are: `vidéo` as Latin-1, no UTF-8 anywhere (’ transliterated,
+    /// the bar in ASCII `#`/`-`). Before, the plain renderer wrote UTF-8 whatever the locale.
+    @Test(.enabled(if: ready, "needs localedef with /usr/share/i18n (Debian locales), the binary and Resources/demo"))
+    func tui01_plainRendererWritesLatin1() throws {
+        let bin = try #require(Self.bin)
+        let dir = Harness.tempDir("sc-latin1-plain")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let loc = try Self.latin1Locale(dir)
+        var env = ProcessInfo.processInfo.environment
+        env["LOCPATH"] = loc; env["LANG"] = "fr_FR.ISO-8859-1"; env["LC_ALL"] = nil; env["LC_CTYPE"] = nil; env["LC_MESSAGES"] = nil
+        // The first screen (the instructions, with pictograms), then q: half a second.
+        let r = try ChildProcess.run(bin, ["--source", "demo", "--locale", "fr", "--renderer", "plain", "--pace", "fast", "--keys", "q",
+                                           "--output", dir + "/out"], environment: env, stdin: .null, timeout: 120)
+        let bytes = Array(r.out)
+        #expect(r.code == 130, "exit \(r.code): \(String(decoding: r.err, as: UTF8.self))")
+        #expect(Self.contains(Array(r.err), [0x61, 0x6E, 0x6E, 0x75, 0x6C, 0xE9]), "stderr's 'annulé' in Latin-1")
+        #expect(Self.contains(bytes, [0x76, 0x69, 0x64, 0xE9, 0x6F]), "no Latin-1 'vidéo' in \(bytes.count) bytes")
+        #expect(!Self.contains(bytes, [0xC3, 0xA9]), "é written as UTF-8")
+        #expect(!bytes.contains { $0 >= 0x80 && $0 < 0xA0 } && String(decoding: bytes, as: UTF8.self).contains("\u{FFFD}"),
+                "stdout is UTF-8 or has C1 bytes, not Latin-1")
     }
 }

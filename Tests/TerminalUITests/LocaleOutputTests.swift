@@ -34,6 +34,12 @@ import CaptureModel
         #expect(!w.contains("\n"))
         #expect(w == "the terminal library puts 'é' in 2 cells, not 1 (locale C.UTF-8): curses is not ncursesw or the locale does not match the terminal; drawing in ASCII")
         #expect(CursesBackend.widthChecks.map(\.1) == CursesBackend.widthChecks.map { DisplayWidth.of($0.0) }, "expected widths from the width table")
+        // The self-check itself: a narrow curses advances by bytes (é = 2, 日 = 3) and fails on
+        // é; a locale that gives 日 one cell fails on 日; ncursesw in UTF-8 passes.
+        #expect(CursesBackend.widthCheck(advance: { $0.utf8.count }, locale: "C") ==
+                CursesBackend.widthWarning(character: "é", expected: 1, got: 2, locale: "C"))
+        #expect(CursesBackend.widthCheck(advance: { _ in 1 }, locale: "C")?.contains("'日' in 1 cell, not 2") == true)
+        #expect(CursesBackend.widthCheck(advance: { DisplayWidth.of($0) }, locale: "C.UTF-8") == nil)
     }
 }
 

@@ -110,6 +110,9 @@ import CaptureModel
         #expect(none == .fallback && none.aspect == 2 && !none.measured)
         let tall = CellGeometry.from(winsizePixels: (1280, 1300), cols: 160, rows: 50, probe: TerminalProbeResult())
         #expect(tall.width == 8 && tall.height == 26 && tall.measured)
+        // TIOCGWINSZ without pixels: the terminal's CSI 16 t answer (cell size) is used.
+        let probed = CellGeometry.from(winsizePixels: (0, 0), cols: 160, rows: 50, probe: TerminalProbeResult(cellPixels: (10, 20)))
+        #expect(probed.width == 10 && probed.height == 20 && probed.measured)
         for g in [CellGeometry(width: 8, height: 19, measured: true), CellGeometry.fallback, CellGeometry(width: 10, height: 16, measured: true)] {
             let c = Self.context(Size(cols: 120, rows: 40), mode: .halfBlocks, cell: g)
             let screen = Screens.render(.capture(CaptureViewState(image: Self.grey(640, 480), phase: .positioning, isValid: true)), context: c)
@@ -146,6 +149,74 @@ import CaptureModel
         // The preview's cells are spaces painted in their colour (foreground = background).
         let painted = screen.canvas.cells.filter { $0.text == " " && $0.style.bg == .rgb(RGB(128, 128, 128)) }
         #expect(painted.count > 100)
+        // Without line spacing, half blocks paint one half with the glyph (foreground) and the
+        // other with the background colour (the row's first half: neither left to the terminal).
+        if mode == .halfBlocks {
+            let normal = Screens.render(.capture(CaptureViewState(image: Self.grey(640, 480), phase: .positioning, isValid: true)),
+                                        context: Self.context(Size(cols: 120, rows: 40), mode: mode, cell: CellGeometry(width: 8, height: 16, measured: true)))
+            let halves = normal.canvas.cells.filter { $0.text == "▀" && $0.style.fg == .rgb(RGB(128, 128, 128)) && $0.style.bg == .rgb(RGB(128, 128, 128)) }
+            #expect(halves.count > 100, "▀ with both colours set")
+        }
+    }
+}
+
+/// Issue #27 follow-up: the status line names the preview mode actually drawn, and
+/// `--preview-mode symbols` at 16 colours draws the grey ramp `auto` chooses there.
+@Suite struct ShownPreviewModeTests {
+    /// The status line's text (row 0), as the screen draws it.
+    static func statusRow(_ screen: RenderedScreen) -> String { screen.canvas.textRows()[0] }
+
+    /// When line spacing turns symbols into full blocks, the status line (drawn on the same
+    /// screen, from the runtime's asked mode) says `half-blocks`, not `symbols`; without line
+    /// spacing it says `symbols` and sextants are drawn.
+    @Test func lineSpacingStatusLineNamesTheModeShown() throws {
+        for (cell, spaced) in [(CellGeometry(width: 6, height: 20, measured: true), true), (CellGeometry(width: 8, height: 16, measured: true), false)] {
+            var c = PictureGeometryTests.context(Size(cols: 120, rows: 40), mode: .symbols, cell: cell, status: true)
+            c.symbolRenderer = { _, cols, rows, _ in [Cell](repeating: Cell("\u{1FB00}"), count: cols * rows) }
+            let screen = Screens.render(.capture(CaptureViewState(image: PictureGeometryTests.grey(640, 480), phase: .positioning, isValid: true)), context: c)
+            let status = Self.statusRow(screen)
+            let sextants = screen.canvas.cells.contains { $0.text == "\u{1FB00}" }
+            if spaced {
+                #expect(status.contains("preview half-blocks") && !status.contains("symbols"), "\(status)")
+                #expect(!sextants, "line spacing: full blocks, no symbols")
+            } else {
+                #expect(status.contains("preview symbols"), "\(status)")
+                #expect(sextants)
+            }
+        }
+        #expect(PreviewMode.symbols.drawn(colorMode: .direct, cellGeometry: CellGeometry(width: 6, height: 20, measured: true)) == .halfBlocks)
+        #expect(PreviewMode.kitty.drawn(colorMode: .direct, cellGeometry: CellGeometry(width: 6, height: 20, measured: true)) == .kitty)
+    }
+
+    /// `--preview-mode symbols` at 16 colours resolves to half blocks (as `auto` does there), and
+    /// a screen asked to draw symbols at 16 colours draws exactly the grey ramp `auto`'s half
+    /// blocks draw (chafa's 16-colour canvas is never called), named `half-blocks`.
+    @Test func symbolsAt16ColoursIsTheGreyRampAsAuto() throws {
+        let probe = TerminalProbeResult()
+        let env = ["TERM": "xterm"]
+        #expect(PreviewModeChoice.symbols.resolve(probe: probe, environment: env, colorMode: .ansi16, glyphs: .unicode) == .halfBlocks)
+        #expect(PreviewModeChoice.auto.resolve(probe: probe, environment: env, colorMode: .ansi16, glyphs: .unicode) == .halfBlocks)
+        #expect(PreviewModeChoice.symbols.resolve(probe: probe, environment: env, colorMode: .palette256, glyphs: .unicode) == .symbols)
+        let cell = CellGeometry(width: 8, height: 16, measured: true)
+        func render(_ mode: PreviewMode) -> RenderedScreen {
+            var c = PictureGeometryTests.context(Size(cols: 100, rows: 30), mode: mode, cell: cell, status: true)
+            c.colorMode = .ansi16
+            c.statusLine?.colorMode = .ansi16
+            c.symbolRenderer = { _, cols, rows, _ in
+                Issue.record("chafa's 16-colour canvas was used")
+                return [Cell](repeating: Cell("\u{1FB00}"), count: cols * rows)
+            }
+            var rgb = [UInt8](repeating: 0, count: 640 * 480 * 3)
+            for i in 0..<(640 * 480) { let v = UInt8((i % 640) * 255 / 639); rgb[3 * i] = v; rgb[3 * i + 1] = v / 2; rgb[3 * i + 2] = 255 - v }
+            return Screens.render(.capture(CaptureViewState(image: PreviewImage(width: 640, height: 480, rgb: rgb), phase: .positioning, isValid: true)), context: c)
+        }
+        let symbols = render(.symbols), halves = render(.halfBlocks)
+        #expect(symbols.canvas.cells.dropFirst(100) == halves.canvas.cells.dropFirst(100), "the preview differs from auto's grey ramp")
+        #expect(Self.statusRow(symbols).contains("preview half-blocks"), "\(Self.statusRow(symbols))")
+        let ramp = symbols.canvas.cells.filter { $0.text.map { "░▒▓".contains($0) } ?? false }
+        #expect(ramp.count > 100, "grey ramp shades drawn: \(ramp.count)")
+        let inks = Set(ramp.flatMap { [$0.style.fg, $0.style.bg] })
+        #expect(inks == [.rgb(ANSIPalette.xterm[7]), .rgb(ANSIPalette.xterm[0])], "only ANSI white on black, no hues: \(inks)")
     }
 }
 

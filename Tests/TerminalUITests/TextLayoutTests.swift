@@ -111,6 +111,25 @@ import TestSupport
         #expect(DisplayWidth.wrap("may not use /dev/video0 now", width: 16) == ["may not", "use /dev/video0", "now"])
     }
 
+    /// Issue #27 follow-up: a word wider than the line is broken across lines, not cut with `…`:
+    /// every character arrives, in order, and no line is wider than asked (wide characters too).
+    @Test func overLongWordIsBrokenAcrossLinesNothingLost() {
+        let path = "/home/someone/Videos/selfie-capture-2026-12-02T01-02-03Z/reference.jpg"
+        for width in [1, 7, 16, 30] {
+            let text = "Saved: " + path + " now"
+            let lines = DisplayWidth.wrap(text, width: width)
+            #expect(lines.allSatisfy { DisplayWidth.of($0) <= width }, "width \(width): \(lines)")
+            #expect(lines.joined().filter { $0 != " " } == text.filter { $0 != " " }, "width \(width): text lost: \(lines)")
+            #expect(!lines.joined().contains("…"))
+        }
+        #expect(DisplayWidth.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+        // A path breaks between its folders when a `/` fits.
+        #expect(DisplayWidth.wrap("/home/someone/Videos/selfie", width: 10) == ["/home/", "someone/", "Videos/", "selfie"])
+        #expect(DisplayWidth.wrap("go abcdefghij ok", width: 4) == ["go", "abcd", "efgh", "ij", "ok"])
+        // Wide characters are never split; one that cannot fit a 1-cell line still gets a line.
+        #expect(DisplayWidth.wrap("日本語", width: 1).joined() == "日本語")
+    }
+
     static func projectStrings(_ lang: String) -> Localizer {
         Localizer(locale: lang, folders: [TestSupport.projectRoot().path + "/Localizations"], inputs: .current())
     }
