@@ -45,8 +45,8 @@ public final class CaptureRuntime {
     /// The preview mode in use (`--preview-mode` resolved) and the cell size in pixels.
     var previewMode = PreviewMode.halfBlocks
     var cellGeometry = CellGeometry.fallback
-    var folder: OutputFolder?
-    var folderCreated = false
+    /// The run's output: video, stills, reference frame, result.json and manifest.
+    let recording: RecordingSession
 
     // Analysis.
     var analyzer: FaceAnalyzer?
@@ -83,17 +83,8 @@ public final class CaptureRuntime {
     var firstFrameTs: Int?
     var lastFrame: VideoFrame?
     var recentFrames: [VideoFrame] = []
-    /// `--keep-failed` (issue #25, `CaptureRuntime+KeepFailed.swift`): the running attempt's
-    /// explaining frames, and those of the attempts that failed.
-    var failureFrames = FailureFrames<VideoFrame>()
-    var failedAttempts: [FailedAttempt] = []
+    /// Events `--keep-failed` hears, seen during the driver's step and handled after it.
     var attemptEvents: [FlowEvent] = []
-    /// Stills the machine asked for (`collectFrame`) that name a frame not in the video: in
-    /// realtime an analysis can arrive after the recording started for a frame read before it.
-    /// The next frames that go into the video stand in, so every still belongs to the video.
-    var pendingCollects = 0
-    /// The index of the last frame offered as a still (one still per frame).
-    var lastCollectedIndex: Int?
     var lastAnalysis: FrameAnalysis?
     /// Frames analysed over the run, and the source's counts after its last read.
     var analysedFrames = 0
@@ -115,20 +106,6 @@ public final class CaptureRuntime {
     var modelLoadMs: Int?
     var loadingTick = -1
 
-    // Recording.
-    var writer: (any VideoWriter)?
-    var collector: FrameCollector?
-    var recorded: [RecordedFrame] = []
-    var summary: VideoSummary?
-    /// The best recorded frame so far for `reference.jpg` (`ReferenceCandidate` ranking), with
-    /// its pixels; and the recorded frames whose analysis has not arrived yet (realtime), kept
-    /// until it does or a newer frame's analysis shows it never will.
-    var reference: (candidate: ReferenceCandidate, frame: VideoFrame)?
-    var unanalysedFrames: [Int: VideoFrame] = [:]
-
-    // Evidence (manifest.json).
-    /// When the run started, on the wall clock (`CaptureSetup.wallClock`).
-    var startedAt = Date()
     /// The source as the manifest describes it, kept when the source closes.
     var sourceRecord: SourceRecord?
 
@@ -163,19 +140,14 @@ public final class CaptureRuntime {
     var sourceRate = RateMeter()
     var drawRate = RateMeter()
     var byteRate = RateMeter()
-    /// Frames saved as stills in this attempt, in order (the result screen's thumbnail).
-    var stills: [VideoFrame] = []
-    var thumbnail: PreviewImage?
+    /// The result screen's thumbnail and the index of the frame it shows.
+    var thumbnail: (frameIndex: Int, image: PreviewImage)?
 
-    /// One recorded frame's measurements, for result.json.
-    struct RecordedFrame {
-        var index: Int
-        var timestampMs: Int
-        var analysis: FrameAnalysis?
-    }
+    typealias RecordedFrame = RecordingSession.RecordedFrame
 
     public init(setup: CaptureSetup) {
         self.setup = setup
+        recording = RecordingSession(setup: setup)
         driver = FlowDriver(machine: CaptureStateMachine(settings: setup.settings))
         guidance = Guidance(config: setup.guidance)
         if setup.pace == .fast {
@@ -192,15 +164,15 @@ public final class CaptureRuntime {
     /// - Returns: the exit code (0 recorded, 130 cancelled, …).
     /// - Throws: `AppError` for what fails before the screen starts (output folder 73, logs).
     public func run() throws -> ExitCode {
-        startedAt = setup.wallClock()
+        recording.startedAt = setup.wallClock()
         // SIGTERM/SIGHUP: re-raised once everything below is cleaned up (exit 143/129).
         defer { SignalGuard.finishTermination() }
-        try prepareOutput()
+        try recording.prepareOutput()
         defer { cleanUp() }
         try openLogs()
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
         driver.beforeAttemptEnds = { [unowned self] t in self.frameCountsEvent(tMs: t) }
-        driver.recordedVideo = { [unowned self] in self.writer.map { ($0.frameCount, $0.durationMs) } }
+        driver.recordedVideo = { [unowned self] in self.recording.recordedVideo }
         // --keep-failed: seen during the driver's step (which holds the machine), handled after it.
         driver.observeEvent = { [unowned self] e in
             if self.setup.keepFailed, e.name == .videoCaptureStarted || e.name == .faceCaptureFailed { self.attemptEvents.append(e) }
@@ -262,7 +234,7 @@ public final class CaptureRuntime {
         }
         // The last line follows --locale, as the screens do.
         if code == .cancelled { setup.console.err("\(ErrorReport.program): " + setup.strings.text("selfie_capture_done_cancelled") + "\n") }
-        if code == .ok, let s = summary, let folder {
+        if code == .ok, let s = recording.summary, let folder = recording.folder {
             let frames = setup.strings.text("selfie_capture_result_frames", [.int(s.frameCount)])
             setup.console.err("\(ErrorReport.program): " + setup.strings.text("selfie_capture_done_recorded", [
                 .string(folder.path), .string(frames), .double(Double(s.durationMs) / 1000)]) + "\n")
@@ -343,27 +315,6 @@ public final class CaptureRuntime {
             }
             usleep(10_000)
         }
-    }
-
-    /// `--output DIR` is prepared (created, checked writable) before the screen starts. Without
-    /// it, only the current folder's writability is checked now: the timestamped folder is
-    /// named and created when the recording starts (`startRecording`), so its name says when
-    /// the capture was made, not when the app started.
-    func prepareOutput() throws {
-        guard setup.outputRequested != nil else {
-            guard access(setup.outputParent, W_OK | X_OK) == 0 else {
-                throw AppError.cannotCreateOutput(path: setup.outputParent, reason: String(cString: strerror(errno)))
-            }
-            return
-        }
-        let existed = setup.outputRequested.map { access($0, F_OK) == 0 } ?? false
-        do {
-            folder = try OutputFolder.prepare(requested: setup.outputRequested)
-        } catch {
-            throw AppError.media(error) ?? AppError.cannotCreateOutput(path: setup.outputRequested ?? ".", reason: "\(error)")
-        }
-        folderCreated = !existed
-        registerUnfinishedOutput()
     }
 
     func openLogs() throws {
@@ -455,7 +406,9 @@ public final class CaptureRuntime {
         backend.end()
         worker?.stop()
         worker = nil
-        if exitCode != .ok || summary == nil { discardRecording(); keepFailedAfterFailedRun() }
+        let keep = exitCode != .cancelled && SignalGuard.requested.load(ordering: .relaxed) == 0
+            ? RecordingSession.KeptFailure(attempts: machine.attempt, source: currentSourceRecord, console: setup.console) : nil
+        recording.cleanUp(succeeded: exitCode == .ok, keepFailed: keep)
         if let r = reader {
             r.stop()
             r.waitFinished(ms: 500)   // let the thread close the device (STREAMOFF, munmap)
@@ -463,30 +416,13 @@ public final class CaptureRuntime {
         reader = nil
         eventLog?.close()
         analysisLog?.close()
-        if let folder, folderCreated, exitCode != .ok,
-           let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path), entries.isEmpty {
-            rmdir(folder.path)
-        }
-        SignalGuard.clearCleanup()
     }
 
-    /// Removes the partial video and any frames collected during the attempt.
-    func discardRecording() {
-        writer?.abort()
-        writer = nil
-        if let collector, let folder {
-            for c in collector.collected { unlink(folder.file(c.relativePath)) }
-            rmdir(folder.file("frames"))
-        }
-        collector = nil
-        stills = []
-        thumbnail = nil
-        recorded = []
-        reference = nil
-        unanalysedFrames = [:]
-        if let folder { unlink(folder.file(ReferenceImage.fileName)) }
-        pendingCollects = 0
-        lastCollectedIndex = nil
+    /// The source as the manifest describes it: the reader's record, else the one kept when it
+    /// closed, else the setup's kind with the last frame's size.
+    var currentSourceRecord: SourceRecord {
+        reader?.record ?? sourceRecord
+            ?? recording.fallbackRecord(width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: sourceInfo?.fps ?? 0)
     }
 
     // MARK: loop steps
@@ -543,7 +479,7 @@ public final class CaptureRuntime {
     /// Emitted events go to the event log and the key script inside `FlowDriver`.
     func send(_ event: Event? = nil) {
         let effects = driver.step(nowMs: clock.nowMs(), events: event.map { [$0] } ?? [], playKeys: false)
-        for e in attemptEvents { noteAttemptEvent(e) }   // --keep-failed
+        for e in attemptEvents { recording.noteAttemptEvent(e) }   // --keep-failed
         attemptEvents = []
         perform(effects)
         playScriptKeys()
@@ -791,16 +727,8 @@ public final class CaptureRuntime {
                 }
             }
         }
-        if machine.isRecording, let w = writer {
-            do {
-                try w.append(frame)
-                let analysed = lastAnalysis?.frameIndex == frame.index ? lastAnalysis : nil
-                recorded.append(RecordedFrame(index: frame.index, timestampMs: frame.timestampMs, analysis: analysed))
-                if let analysed { considerReference(analysed, frame) } else { unanalysedFrames[frame.index] = frame }
-                if pendingCollects > 0, frame.index > lastCollectedIndex ?? Int.min { pendingCollects -= 1; offer(frame) }
-            } catch {
-                fail(with: AppError.media(error) ?? .cannotCreateOutput(path: w.path, reason: "\(error)"))
-            }
+        if machine.isRecording {
+            output { try recording.append(frame, analysis: lastAnalysis) }
         }
     }
 
@@ -812,9 +740,11 @@ public final class CaptureRuntime {
         a.eyesOpen = g.eyesOpen
         a.eyesOpenLimit = g.eyesOpenLimit
         lastAnalysis = a
-        attach(a)
+        recording.attach(a)
         if let log = analysisLog { try? log.write(AnalysisLog.jsonLine(a, g) + "\n") }
-        noteForKeepFailed(a, g)
+        if setup.keepFailed, machine.screen == .capture, let frame = recentFrames.last(where: { $0.index == a.frameIndex }) {
+            recording.noteForKeepFailed(frame, hint: g.isValid ? "ok" : g.frameHint.rawValue, tMs: clock.nowMs())
+        }
         send(.frameGuided(g))
         if machine.phase == .positioning || machine.phase == .countdown || machine.phase == .recording,
            let h = machine.guidance?.hint, h != .holdStill { lastShownHint = h }
@@ -968,32 +898,19 @@ public final class CaptureRuntime {
     }
 
     func resultView() -> ResultViewState? {
-        guard let s = summary, let folder else { return nil }
-        // Every file the folder holds: the video, reference.jpg (#11), the stills, result.json and
-        // manifest.json (written last, before this screen shows).
-        var paths = [s.path]
-        if reference != nil { paths.append(folder.file(ReferenceImage.fileName)) }
-        if let c = collector, !c.collected.isEmpty { paths.append(folder.file("frames")) }
-        paths.append(folder.file(Manifest.resultFileName))
-        paths.append(folder.file(Manifest.fileName))
-        if thumbnail == nil, let still = thumbnailFrame() {
+        guard let s = recording.summary, let folder = recording.folder, let paths = recording.savedPaths else { return nil }
+        if let still = recording.thumbnailFrame(fallback: lastFrame), thumbnail?.frameIndex != still.index {
             // The thumbnail's pixels in the preview's mode (a third of the screen at most).
             let px = previewMode.sourcePixels(screen: Size(cols: max(1, backend.size.cols / 3), rows: backend.size.rows), cell: cellGeometry)
             let img = still.rgb(covering: max(1, px.width), max(1, px.height))
-            thumbnail = PreviewImage(width: img.width, height: img.height, rgb: img.pixels)
+            thumbnail = (still.index, PreviewImage(width: img.width, height: img.height, rgb: img.pixels))
         }
         var view = ResultViewState(savedPaths: paths, durationSeconds: Double(s.durationMs) / 1000,
-                                   frameCount: s.frameCount, collectedCount: collector?.collected.count ?? 0,
+                                   frameCount: s.frameCount, collectedCount: recording.collector?.collected.count ?? 0,
                                    askedCount: setup.settings.options.numberOfFrameToCollect, folder: folder.path,
-                                   thumbnail: thumbnail)
+                                   thumbnail: thumbnail?.image)
         view.mirrored = setup.guidance.mirror
         return view
-    }
-
-    /// The result screen's thumbnail: the reference frame (`reference.jpg`, issue #11), else
-    /// the middle collected still, else the last frame read.
-    func thumbnailFrame() -> VideoFrame? {
-        reference?.frame ?? (stills.isEmpty ? lastFrame : stills[stills.count / 2])
     }
 
     // MARK: effects
@@ -1014,15 +931,15 @@ public final class CaptureRuntime {
             case .closeCamera:
                 closeSource()
             case .startRecording:
-                startRecording()
+                if let frame = lastFrame { output { try recording.start(frame: frame, fps: sourceInfo?.fps) } }
             case .recordFrame:
                 break   // every frame read while recording is written (see the type's doc)
             case .collectFrame(let index):
-                collect(frameIndex: index)
+                output { try recording.collect(frameIndex: index, recent: recentFrames, analysis: lastAnalysis) }
             case .stopRecording:
-                finishRecording()
+                output { try recording.finish() }
             case .abortRecording:
-                discardRecording()
+                recording.discard()
             case .discardAttempt:
                 discardAttempt()
             case .writeResult:
@@ -1040,18 +957,17 @@ public final class CaptureRuntime {
     /// Try again: removes what the failed attempt left (partial video, collected frames,
     /// per-frame data), forgets its failure and its guidance history; the source stays open.
     func discardAttempt() {
-        discardRecording()
-        // A default folder left empty by the failed attempt goes, so the next attempt's folder
-        // is named when it records.
-        if setup.outputRequested == nil, let f = folder, folderCreated,
-           (try? FileManager.default.contentsOfDirectory(atPath: f.path))?.isEmpty == true {
-            rmdir(f.path)
-            folder = nil
-        }
-        registerUnfinishedOutput()
+        recording.discardAttempt()
         failure = nil
         guidance.reset()
         needsRedraw = true
+    }
+
+    /// Runs a step of the recording; its error fails the attempt (`fail(with:)`).
+    func output(_ body: () throws -> Void) {
+        do { try body() } catch {
+            fail(with: RecordingSession.outputError(error, path: recording.folder?.path ?? setup.outputParent))
+        }
     }
 
     func fail(with error: AppError) {
@@ -1120,163 +1036,27 @@ public final class CaptureRuntime {
         previewFrame = nil
     }
 
-    func startRecording() {
-        guard let frame = lastFrame else { return }
-        if folder == nil {
-            // The default folder is named now, at the recording's start (see `prepareOutput`).
-            do {
-                folder = try OutputFolder.prepare(requested: nil, parent: setup.outputParent, date: setup.wallClock())
-                folderCreated = true
-                registerUnfinishedOutput()
-            } catch {
-                fail(with: AppError.media(error) ?? .cannotCreateOutput(path: setup.outputParent, reason: "\(error)"))
-                return
-            }
-        }
-        guard let folder else { return }
-        discardRecording()
-        do {
-            let fps = sourceInfo?.fps ?? 30
-            writer = try folder.startRecording(format: setup.videoFormat, width: frame.width, height: frame.height,
-                                               fps: fps > 0 ? fps : 30)
-            let o = setup.settings.options
-            // The machine decides which frames are collected (CaptureOptions.collects); the
-            // collector only saves what it is offered.
-            collector = FrameCollector(options: FrameCollectionOptions(numberOfFramesBeforeCapture: 0, frameInterval: 1,
-                                                                        numberOfFrameToCollect: o.numberOfFrameToCollect,
-                                                                        payloadOptimization: o.payloadOptimization),
-                                       folder: folder)
-        } catch {
-            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.path, reason: "\(error)"))
-        }
-    }
-
-    func collect(frameIndex: Int) {
-        // Only a frame that is in the video is collected; one read before the recording started
-        // (or not yet written, e.g. the frame that starts a recording with no countdown) waits
-        // for the next frame written.
-        guard collector != nil else { return }
-        guard let first = recorded.first?.index, frameIndex >= first, frameIndex > lastCollectedIndex ?? Int.min,
-              let frame = recentFrames.last(where: { $0.index == frameIndex }) else {
-            pendingCollects += 1
-            return
-        }
-        offer(frame)
-    }
-
-    func offer(_ frame: VideoFrame) {
-        guard let collector else { return }
-        lastCollectedIndex = frame.index
-        let box = lastAnalysis?.faces.first.map { PixelRect(x: $0.box.x, y: $0.box.y, width: $0.box.w, height: $0.box.h) }
-        do { try collector.offer(frame, faceBox: box); stills.append(frame) } catch {
-            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder?.path ?? ".", reason: "\(error)"))
-        }
-    }
-
-    func finishRecording() {
-        guard let w = writer else { return }
-        do {
-            summary = try w.finalize()
-            writer = nil
-        } catch {
-            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: w.path, reason: "\(error)"))
-        }
-    }
-
-    /// Gives a recorded frame its analysis. In realtime the analysis of a frame arrives after
-    /// the frame was written (the analyser runs on its own thread), so it is matched by index.
-    func attach(_ a: FrameAnalysis) {
-        guard let i = recorded.lastIndex(where: { $0.index == a.frameIndex }), recorded[i].analysis == nil else { return }
-        recorded[i].analysis = a
-        if let f = unanalysedFrames.removeValue(forKey: a.frameIndex) { considerReference(a, f) }
-        // The analyser works on the newest frame: older ones still waiting will not come.
-        unanalysedFrames = unanalysedFrames.filter { $0.key > a.frameIndex }
-    }
-
-    /// Keeps `frame` as the reference when it ranks above the current one.
-    func considerReference(_ a: FrameAnalysis, _ frame: VideoFrame) {
-        guard let v = a.quality, let c = ReferenceCandidate(frameIndex: frame.index, timestampMs: frame.timestampMs, vector: v) else { return }
-        if reference.map({ c.isBetter(than: $0.candidate) }) ?? true { reference = (c, frame) }
-    }
-
+    /// The machine's `writeResult`: the recording's documents (the last recorded frames may
+    /// still be in the analyser), then `outputSaved`.
     func writeResult() {
-        guard let folder, let s = summary else { return }
         if let worker {
-            // The last recorded frames may still be in the analyser.
             worker.waitUntilIdle()
-            for r in worker.takeResults() { if case .success(let a) = r { attach(a) } }
+            for r in worker.takeResults() { if case .success(let a) = r { recording.attach(a) } }
         }
-        var referencePath: String?
-        if let r = reference {
-            do { referencePath = try ReferenceImage.write(r.frame, in: folder) } catch {
-                fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(ReferenceImage.fileName), reason: "\(error)"))
-                return
-            }
-        }
-        let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
-                                     recorded: recorded, attempt: machine.attempt, plan: machine.collectionPlan, setup: setup,
-                                     sourceFrames: sourceFramesJSON, sourceRecord: reader?.record ?? sourceRecord,
-                                     reference: referencePath.flatMap { p in reference.map { ($0.candidate, p) } },
-                                     previewLatency: latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile"),
-                                     shortfalls: machine.patience.shortfalls)
-        let resultPath: String
-        let failedJSON: [[String: Any]]
-        do { failedJSON = try writeFailedAttempts(in: folder) } catch {
-            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Self.failedFolder), reason: "\(error)"))
-            return
-        }
-        let fullJSON = Self.adding(challenge: ResultWriter.challengeResult(machine.challenge),
-                                   to: Self.adding(failedAttempts: failedJSON, to: json))
-        do { resultPath = try folder.write(Array(fullJSON.utf8), to: Manifest.resultFileName) } catch {
-            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "\(error)"))
-            return
-        }
-        writeManifest(folder: folder, resultPath: resultPath)
-    }
-
-    /// Writes manifest.json, the folder's last file (sizes and SHA-256 of every other file,
-    /// result.json as written), then reports `outputSaved`. If it cannot be written, result.json
-    /// goes too, so the failed run leaves no half-documented folder.
-    func writeManifest(folder: OutputFolder, resultPath: String) {
-        let record = reader?.record ?? sourceRecord
-            ?? SourceRecord(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec), spec: setup.recordedSourceSpec, width: summary?.width ?? 0, height: summary?.height ?? 0,
-                            fps: summary?.fps ?? 0)
-        let manifestPath: String
+        let facts = RecordingSession.ResultFacts(
+            attempt: machine.attempt, plan: machine.collectionPlan, shortfalls: machine.patience.shortfalls,
+            challenge: ResultWriter.challengeResult(machine.challenge), sourceFrames: sourceFramesJSON,
+            source: reader?.record ?? sourceRecord,
+            previewLatency: latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile"))
         do {
-            manifestPath = try EvidenceFolder.writeManifest(in: folder, settings: ResultWriter.settings(setup), source: record,
-                                                            startedAt: startedAt, endedAt: setup.wallClock())
+            guard let (folder, written) = try recording.writeResult(facts) else { return }
+            driver.report(FlowEvent(.outputSaved, tMs: clock.nowMs(), fields: [
+                EventField("folder", .string(folder.path)),
+                EventField("result", .string(written.result)),
+                EventField("manifest", .string(written.manifest)),
+            ]))
         } catch {
-            unlink(resultPath)
-            fail(with: AppError.media(error) ?? .cannotCreateOutput(path: folder.file(Manifest.fileName), reason: EvidenceFolder.describe(error)))
-            return
-        }
-        if let key = setup.signKey, !signManifest(folder: folder, manifestPath: manifestPath, resultPath: resultPath, key: key) {
-            return
-        }
-        SignalGuard.clearCleanup()   // published: a signal no longer removes it
-        driver.report(FlowEvent(.outputSaved, tMs: clock.nowMs(), fields: [
-            EventField("folder", .string(folder.path)),
-            EventField("result", .string(resultPath)),
-            EventField("manifest", .string(manifestPath)),
-        ]))
-    }
-
-    /// `--sign-key`: signs manifest.json as written into manifest.json.sig (`ManifestSigner`,
-    /// through a private temporary copy, then `OutputFolder.write`). When signing fails the
-    /// manifest and result.json go too (as when the manifest cannot be written): the folder is
-    /// never left signed in part or looking complete without its signature.
-    /// - Returns: false when it failed (the run fails with the signing error).
-    func signManifest(folder: OutputFolder, manifestPath: String, resultPath: String, key: String) -> Bool {
-        do {
-            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: manifestPath)))
-            let sig = try ManifestSigner.sign(bytes, key: key)
-            _ = try folder.write(sig, to: ManifestSigner.signatureFileName)
-            return true
-        } catch {
-            unlink(manifestPath); unlink(resultPath)
-            fail(with: error as? AppError ?? AppError.media(error)
-                 ?? .cannotCreateOutput(path: folder.file(ManifestSigner.signatureFileName), reason: "\(error)"))
-            return false
+            fail(with: RecordingSession.outputError(error, path: recording.folder?.path ?? setup.outputParent))
         }
     }
 

@@ -3,8 +3,8 @@ import Foundation
 import Media
 import TerminalUI
 
-// The runtime's part of issue #18 "Terminal": the window-size pause, the `?` keys help, Ctrl-Z,
-// and the unfinished output the signal handler removes (`SignalGuard`).
+// The runtime's part of issue #18 "Terminal": the window-size pause, the `?` keys help, Ctrl-Z.
+
 extension CaptureRuntime {
     /// Tells the machine whether the window is below `Screens.minimumSize` (the flow pauses).
     func reportWindowSize() {
@@ -45,26 +45,5 @@ extension CaptureRuntime {
         nextDrawDueMs = Int.min / 2
         reportWindowSize()
         updateCellGeometry()
-    }
-
-    /// Registers with `SignalGuard` what a fatal signal must remove: every file this run may
-    /// write in the output folder (the video, stills, reference.jpg, result.json, manifest.json
-    /// and their temporary `.NAME.partial` names; the folder was empty or new, so none of them
-    /// is anyone else's), then `frames/`, then the folder when this run created it. Called when
-    /// the folder is known or changes; cleared once the run's output is published.
-    func registerUnfinishedOutput() {
-        guard let folder else { SignalGuard.clearCleanup(); return }
-        var names = ["video.avi", "video.mp4", ReferenceImage.fileName, "result.json", "manifest.json", ManifestSigner.signatureFileName, ".write-probe"]
-        let stills = max(0, setup.settings.options.numberOfFrameToCollect)
-        for i in 1...max(1, stills) { names.append("frames/frame-" + String(format: "%03d", i) + ".jpg") }
-        var files: [String] = []
-        for n in names {
-            let p = folder.file(n)
-            files.append(p)
-            files.append(PartialFile.temporaryPath(for: p))
-        }
-        var folders = [folder.file("frames")]
-        if folderCreated { folders.append(folder.path) }
-        SignalGuard.setCleanup(files: files, folders: folders)
     }
 }
