@@ -12,22 +12,14 @@ import TerminalUI
 import Glibc
 #endif
 
-/// The runtime loop of DESIGN.md. Each turn it reads keys (terminal and `--keys` script), takes
-/// what the source queued, has it analysed and judged, feeds the state machine, carries out the
-/// machine's effects (`perform`), and draws. The work is done in its rooms, each the only owner
-/// of its state: `SourceSession` (the reader thread, and time through `Pacing`: the system
-/// clock with `--pace realtime`, a virtual clock driven by frame timestamps with `--pace fast`),
-/// `AnalysisPipeline` (models, analyzer, guidance), `RecordingSession` (video, stills,
-/// reference frame, result.json and manifest through `EvidenceWriter`), `ScreenPresenter`
-/// (backend, theme, preview, draw pacing, status line, keys help) and `AccessibilitySession`.
-/// What is left here is the order of things, the run's failure and its exit code.
-///
-/// Recording: while the machine is in its recording phase every frame read from the source goes
-/// into the video (not only analysed ones), so a realtime capture whose analysis drops stale
-/// frames still records at the source's frame rate.
-///
-/// `--timeout` is per attempt: the loop compares the clock with the machine's
-/// `timeoutStartMs`, which the machine restarts at Try again.
+/// The runtime loop of DESIGN.md: each turn it reads keys (terminal and `--keys` script), takes
+/// what the source queued, has it judged, feeds the state machine, carries out its effects
+/// (`perform`) and draws. The work is done in rooms, each the only owner of its state:
+/// `SourceSession` (reader thread; time through `Pacing`, realtime or virtual),
+/// `AnalysisPipeline` (models, analyzer, guidance), `RecordingSession` (video, stills, reference
+/// frame, result.json and manifest), `ScreenPresenter` (backend, preview, draw pacing, status
+/// line, keys help), `AccessibilitySession`; `RunReport` says how the run ended. Every frame
+/// read while recording goes into the video. `--timeout` is per attempt (`timeoutStartMs`).
 public final class CaptureRuntime {
     let setup: CaptureSetup
     var driver: FlowDriver
@@ -80,7 +72,10 @@ public final class CaptureRuntime {
         defer { SignalGuard.finishTermination() }
         try recording.prepareOutput()
         defer { cleanUp() }
-        try openLogs()
+        eventLog = try setup.eventsPath.map { p in
+            do { return try EventLog(path: p) } catch { throw AppError.cannotCreateOutput(path: p, reason: String(cString: strerror(errno))) }
+        }
+        analysis.log = try setup.analysisLogPath.map { $0 == "-" ? LineSink(console: setup.console) : try LineSink(path: $0) }
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
         driver.beforeAttemptEnds = { [unowned self] t in self.frameCountsEvent(tMs: t) }
         driver.recordedVideo = { [unowned self] in self.recording.recordedVideo }
@@ -92,8 +87,8 @@ public final class CaptureRuntime {
         warnings += try accessibility.open(setup, bell: { [unowned self] in self.presenter.backend.bell() },
                                     report: { [unowned self] e in self.driver.report(e) })
         warnings += try presenter.start()
-        CaptureRuntime.installInterruptHandlers()
-        defer { CaptureRuntime.removeInterruptHandlers() }
+        SignalGuard.armForRun()
+        defer { SignalGuard.disarmAfterRun() }
 
         send(.started)
         send(.windowTooSmall(presenter.windowTooSmall))
@@ -113,10 +108,14 @@ public final class CaptureRuntime {
             readTerminal()
             if !stepSource() { idle() }
             send()
-            endIfScriptStalled()
+            if exitCode == nil, presenter.backend.inputFD == nil,
+               let why = driver.stallReason(keysHelpShown: presenter.keysHelpVisible, timeoutMs: setup.timeoutMs) {
+                failure = .timedOut(why)
+                exitCode = .timedOut
+            }
             if let t = setup.timeoutMs, exitCode == nil, let start = machine.timeoutStartMs, clock.nowMs() - start >= t {
                 // The machine fails the attempt (retryable on the capture screen), or ends the run.
-                send(.timeout, failure: .timedOut("timed out after \(formatSeconds(t)) s" + attemptNote()))
+                send(.timeout, failure: .timedOut("timed out after \(RunReport.seconds(t)) s" + RunReport.attemptNote(machine)))
             }
             accessibility.update(machine, nowMs: clock.nowMs())
             draw()
@@ -128,44 +127,8 @@ public final class CaptureRuntime {
         // A run over within a second of an empty cache's first load lets the landmark cache's
         // background write finish (at most 3 s), so no half-written temporary file stays behind.
         for _ in 0..<300 where analysis.modelState.cacheWritePending { usleep(10_000) }
-        return finalReport(exitCode ?? .ok)
-    }
-
-    /// The run's last lines on stderr (warnings, skipped frames, the failure or the result) and
-    /// its exit code.
-    func finalReport(_ code: ExitCode) -> ExitCode {
-        for w in warnings { setup.console.err("selfie-capture: warning: \(w)\n") }
-        if let st = source.stats, st.skippedFrames > 0 {
-            setup.console.err("selfie-capture: note: \(st.skippedSummary) of \(st.readFrames) frames read from \(setup.sourceSpec)\n")
-        }
-        if code != .ok, let f = failure ?? machineFailure() {
-            setup.console.err(ErrorReport.message(for: f) + "\n")
-            // What held the capture back, in the screens' words (issue #24: --strict-quality, or a
-            // blocking hint such as "Too dark"), so the operator knows what to change.
-            if ErrorReport.exitCode(for: f) == .timedOut, machine.failure != .challengeFailed, let h = lastShownHint {
-                setup.console.err("\(ErrorReport.program): note: the last hint shown was \"\(setup.strings.text(h.stringKey))\"\n")
-            }
-            return ErrorReport.exitCode(for: f)
-        }
-        // The last line follows --locale, as the screens do.
-        if code == .cancelled { setup.console.err("\(ErrorReport.program): " + setup.strings.text("selfie_capture_done_cancelled") + "\n") }
-        if code == .ok, let s = recording.summary, let folder = recording.folder {
-            let frames = setup.strings.text("selfie_capture_result_frames", [.int(s.frameCount)])
-            setup.console.err("\(ErrorReport.program): " + setup.strings.text("selfie_capture_done_recorded", [
-                .string(folder.path), .string(frames), .double(Double(s.durationMs) / 1000)]) + "\n")
-        }
-        return code
-    }
-
-    func openLogs() throws {
-        if let p = setup.eventsPath {
-            do { eventLog = try EventLog(path: p) } catch {
-                throw AppError.cannotCreateOutput(path: p, reason: String(cString: strerror(errno)))
-            }
-        }
-        if let p = setup.analysisLogPath {
-            analysis.log = p == "-" ? LineSink(console: setup.console) : try LineSink(path: p)
-        }
+        return RunReport(setup: setup, machine: machine, failure: failure, lastShownHint: lastShownHint)
+            .finish(exitCode ?? .ok, warnings: warnings, stats: source.stats, recording: recording)
     }
 
     /// Reports the string files the capture could not use (`RejectedStrings`): stderr, events
@@ -250,44 +213,6 @@ public final class CaptureRuntime {
         }
     }
 
-    /// Ends a run nobody else can move (issue #14 "nothing waits forever"): no terminal to read
-    /// keys from, the flow waiting for a key (instructions, permission, Start, a failed screen
-    /// offering Try again), and the `--keys` script either played to its end or waiting for an
-    /// event that cannot come before a key. A running `--timeout` timer still decides instead;
-    /// the screens where it does not run (instructions, permission) end here. Exit 75.
-    func endIfScriptStalled() {
-        let helpShown = presenter.keysHelpVisible
-        guard exitCode == nil, presenter.backend.inputFD == nil, let player = driver.player, machine.awaitsKey || helpShown,
-              setup.timeoutMs == nil || machine.timeoutStartMs == nil else { return }
-        let screen = helpShown ? "keys help" : machine.screen == .capture ? "capture (waiting for Start)" : machine.screen.rawValue
-        let why: String
-        if player.isFinished {
-            why = "key script ended at step \(player.steps.count) while the \(screen) screen waits for a key"
-        } else if let event = player.waitingFor {
-            why = "key script waits for \(event.rawValue) at step \(player.index + 1), but the \(screen) screen waits for a key"
-        } else {
-            return
-        }
-        failure = .timedOut(why)
-        exitCode = .timedOut
-    }
-
-    /// What the run reports for a failure the machine reached by itself (from frames, not from an
-    /// event the runtime sent with its own `AppError`): the face lost too often, a failed challenge.
-    func machineFailure() -> AppError? {
-        guard machine.screen == .failed else { return nil }
-        if machine.failure == .faceLost {
-            return .timedOut("the face was lost \(machine.faceLosses) times during the countdown or recording" + attemptNote())
-        }
-        // Issue #25, new-user trial: a failed challenge said nothing on stderr. Name the step and why.
-        if machine.failure == .challengeFailed {
-            let failed = machine.challenge?.records.last { $0.outcome != nil && $0.outcome != "passed" }
-            let what = failed.map { "step \($0.index + 1) (\($0.direction.rawValue)) " + ($0.outcome == "timeout" ? "was not met in time" : "was answered the wrong way") }
-            return .timedOut("the head-turn challenge failed: " + (what ?? "a step was not met") + attemptNote())
-        }
-        return nil
-    }
-
     /// Feeds `event`, which may fail the attempt; `error` is what the run reports (stderr, exit
     /// code) if it ends on that failure. When the machine ignores the event, the previous
     /// failure stands; when it retries at once (unattended), `discardAttempt` clears it.
@@ -296,11 +221,6 @@ public final class CaptureRuntime {
         failure = error
         send(event)
         if machine.screen != .failed && machine.attempt == attemptBefore { failure = previous }
-    }
-
-    /// " (attempt N of M)" when the run may make more than one attempt, else "".
-    func attemptNote() -> String {
-        machine.maxAttempts > 1 ? " (attempt \(machine.attempt) of \(machine.maxAttempts))" : ""
     }
 
     /// Takes what the source queued (`SourceSession.takeTurn`) and hands each item to the
@@ -367,7 +287,7 @@ public final class CaptureRuntime {
         // A looping source that started over fails an attempt that is still positioning or
         // counting down (retryable); this frame then belongs to the next attempt, if any.
         if arrival.looped {
-            send(.sourceLooped, failure: .timedOut("\(setup.sourceSpec) played to its end (--loop) before the capture completed" + attemptNote()))
+            send(.sourceLooped, failure: .timedOut("\(setup.sourceSpec) played to its end (--loop) before the capture completed" + RunReport.attemptNote(machine)))
         }
         guard exitCode == nil, machine.screen == .capture else { return }
         source.keep(frame)
@@ -406,20 +326,12 @@ public final class CaptureRuntime {
             modelReady: analysis.modelSettled, readerWakes: source.reader != nil && (capture || !source.opened),
             redrawPending: presenter.pacer.needsRedraw,
             waitReader: { [source] ms in _ = source.reader?.wait(ms: ms, alsoFD: fd) },
-            pollInput: { ms in
-                guard let fd else { usleep(useconds_t(ms * 1000)); return }
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&p, 1, Int32(ms))
-            },
+            pollInput: { [presenter] ms in presenter.waitForKey(ms: ms) },
             hasInput: fd != nil))
     }
 
     func draw() {
-        let opening = source.reader != nil && !source.opened ? source.openStartMs : nil
-        presenter.draw(machine, facts: SceneFacts(
-            nowMs: clock.nowMs(), loadingSinceMs: analysis.loadMs == nil ? analysis.loadStartMs : opening,
-            modelLoadMs: analysis.loadMs, openingSinceMs: opening, sourceWaitSeconds: source.waitShownSeconds,
-            lastFrame: source.lastFrame), recording: recording)
+        presenter.draw(machine, facts: SceneFacts(source: source, analysis: analysis), recording: recording)
     }
 
     // MARK: effects
@@ -483,11 +395,7 @@ public final class CaptureRuntime {
     /// or `cameraOpened` when it has (`SourceSession.didOpen`), or the failure.
     func openSource(afterPermission: Bool) {
         closeSource()
-        var camera = CameraOptions(qualities: setup.settings.session.effectiveQualities, targetResolution: setup.targetResolution)
-        if let system = setup.cameraSystem { camera.system = system }
-        let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.loop, camera: camera)
-        let spec = setup.sourceSpec
-        source.open(afterPermission: afterPermission) { try FrameSources.open(spec: spec, options: options) }
+        source.open(afterPermission: afterPermission)
     }
 
     func closeSource() {
@@ -502,33 +410,9 @@ public final class CaptureRuntime {
         for a in analysis.drain() { recording.attach(a) }
         let facts = RecordingSession.ResultFacts(
             attempt: machine.attempt, plan: machine.collectionPlan, shortfalls: machine.patience.shortfalls,
-            challenge: ResultWriter.challengeResult(machine.challenge), sourceFrames: sourceFramesJSON,
+            challenge: ResultWriter.challengeResult(machine.challenge), sourceFrames: source.sourceFramesJSON(analysed: analysis.analysedFrames),
             source: source.record, previewLatency: presenter.latencyJSON())
-        output {
-            guard let (folder, written) = try recording.writeResult(facts) else { return }
-            driver.report(FlowEvent(.outputSaved, tMs: clock.nowMs(), fields: [
-                EventField("folder", .string(folder.path)),
-                EventField("result", .string(written.result)),
-                EventField("manifest", .string(written.manifest)),
-            ]))
-        }
-    }
-
-    /// The `frameCounts` event: what the source read, delivered, skipped (by reason) and what
-    /// was analysed, so far. Written just before each event that ends an attempt
-    /// (`FlowDriver.beforeAttemptEnds`: faceCaptureSuccess, faceCaptureFailed, cancelled) once
-    /// a source was opened, and at the end of a run that ended otherwise.
-    func frameCountsEvent(tMs: Int) -> FlowEvent? {
-        guard let st = source.countsSoFar else { return nil }
-        frameCountsReported = true
-        var fields = [EventField("read", .int(st.readFrames)), EventField("delivered", .int(st.deliveredFrames)),
-                      EventField("analysed", .int(analysis.analysedFrames)), EventField("warned", .int(st.warnedFrames)),
-                      EventField("huffmanInserted", .int(st.huffmanInsertedFrames)), EventField("skipped", .int(st.skippedFrames))]
-        for r in st.skipped.keys.sorted() {
-            let name = r.rawValue.prefix(1).uppercased() + r.rawValue.dropFirst()
-            fields.append(EventField("skipped" + name, .int(st.skipped[r]!)))
-        }
-        return FlowEvent(.frameCounts, tMs: tMs, fields: fields)
+        output { if let saved = try recording.writeResult(facts) { driver.report(saved.event(tMs: clock.nowMs())) } }
     }
 
     /// At the end of a run: `frameCounts` if no attempt-ending event carried it.
@@ -537,62 +421,12 @@ public final class CaptureRuntime {
         driver.report(e)
     }
 
-    /// result.json's `sourceFrames`: the same counts as the `frameCounts` event, at the time
-    /// the result is written.
-    var sourceFramesJSON: [String: Any] {
-        let st = source.stats ?? SourceStats()
-        var skipped: [String: Int] = [:]
-        for (r, n) in st.skipped { skipped[r.rawValue] = n }
-        return ["read": st.readFrames, "delivered": st.deliveredFrames, "analysed": analysis.analysedFrames,
-                "warned": st.warnedFrames, "huffmanInserted": st.huffmanInsertedFrames,
-                "skipped": st.skippedFrames, "skippedByReason": skipped]
+    /// The `frameCounts` event (`SourceSession.frameCountsEvent`), written just before each
+    /// event that ends an attempt (`FlowDriver.beforeAttemptEnds`) and at the end of a run that
+    /// ended otherwise.
+    func frameCountsEvent(tMs: Int) -> FlowEvent? {
+        guard let e = source.frameCountsEvent(tMs: tMs, analysed: analysis.analysedFrames) else { return nil }
+        frameCountsReported = true
+        return e
     }
-
-    func formatSeconds(_ ms: Int) -> String {
-        ms % 1000 == 0 ? String(ms / 1000) : String(Double(ms) / 1000)
-    }
-
-    /// SIGINT/SIGTERM/SIGHUP end the loop cleanly (`SignalGuard`, the one home of signal
-    /// handling: the first one sets `SignalGuard.requested`, which the loop polls).
-    static func installInterruptHandlers() {
-        SignalGuard.install()
-        SignalGuard.setPolite(true)
-        SignalGuard.catchTerminalStop(true)   // kill -TSTP suspends as Ctrl-Z does
-    }
-
-    static func removeInterruptHandlers() {
-        SignalGuard.setPolite(false)
-        SignalGuard.catchTerminalStop(false)
-    }
-
-    /// Whether any format of the camera lists a frame size taller than `granted`.
-    static func cameraOffersTaller(_ formats: [FormatModes], than granted: FrameSize) -> Bool {
-        SourceSession.cameraOffersTaller(formats, than: granted)
-    }
-}
-
-extension ExitCode {
-    init(flow: FlowExit) {
-        switch flow {
-        case .recorded: self = .ok
-        case .cameraUnavailable: self = .unavailable
-        case .timedOut: self = .timedOut
-        case .cancelled: self = .cancelled
-        }
-    }
-}
-
-/// The demo face photo, where `ResourceLocator` finds it (`$SELFIE_CAPTURE_DEMO_PHOTO`, the
-/// installed `share/selfie-capture/demo/`, the build tree's `Resources/demo/`).
-enum DemoPhoto {
-    static let load: @Sendable () throws -> Image = {
-        guard let path = try? AppResources.requireDemoPhoto() else { throw MediaError.demoPhotoMissing }
-        return try ImageFile.loadRGB(path: path)
-    }
-}
-
-/// Hands a non-Sendable object to the one thread that uses it from then on.
-final class UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

@@ -76,6 +76,21 @@ final class RecordingSession {
 
     static let failedFolder = "failed"
 
+    /// A published folder: where it is and its documents.
+    struct Saved {
+        var folder: OutputFolder
+        var published: EvidenceWriter.Published
+
+        /// The `outputSaved` event at `tMs`: `folder`, `result`, `manifest`.
+        func event(tMs: Int) -> FlowEvent {
+            FlowEvent(.outputSaved, tMs: tMs, fields: [
+                EventField("folder", .string(folder.path)),
+                EventField("result", .string(published.result)),
+                EventField("manifest", .string(published.manifest)),
+            ])
+        }
+    }
+
     init(setup: CaptureSetup) {
         self.setup = setup
     }
@@ -332,7 +347,7 @@ final class RecordingSession {
     /// signal cleanup (the output is published).
     /// - Returns: the documents' paths; nil when there is no finished video.
     /// - Throws: `AppError` naming the file that could not be written.
-    func writeResult(_ facts: ResultFacts) throws -> (folder: OutputFolder, published: EvidenceWriter.Published)? {
+    func writeResult(_ facts: ResultFacts) throws -> Saved? {
         guard let folder, let s = summary else { return nil }
         var referencePath: String?
         if let r = reference {
@@ -354,7 +369,7 @@ final class RecordingSession {
         let published = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.signKey)
             .publish(result: Array(full.utf8), source: record, startedAt: startedAt, endedAt: setup.wallClock())
         SignalGuard.clearCleanup()   // published: a signal no longer removes it
-        return (folder, published)
+        return Saved(folder: folder, published: published)
     }
 
     /// At the end of the run: a run that did not finish a video removes its partial output

@@ -76,6 +76,18 @@ struct SceneFacts {
     var sourceWaitSeconds: Int?
     /// The last frame read (the status line's size; the result's thumbnail when no still).
     var lastFrame: VideoFrame?
+
+    /// Now, as the source and the analysis know it: the loading screen counts the models'
+    /// load, then the source's opening; the permission screen counts the opening.
+    init(source: SourceSession, analysis: AnalysisPipeline) {
+        let opening = source.reader != nil && !source.opened ? source.openStartMs : nil
+        nowMs = source.pacing.clock.nowMs()
+        loadingSinceMs = analysis.loadMs == nil ? analysis.loadStartMs : opening
+        modelLoadMs = analysis.loadMs
+        openingSinceMs = opening
+        sourceWaitSeconds = source.waitShownSeconds
+        lastFrame = source.lastFrame
+    }
 }
 
 /// The terminal side of the run, and the only owner of it: the backend (chosen and started in
@@ -245,6 +257,13 @@ final class ScreenPresenter {
     }
 
     func end() { backend.end() }
+
+    /// Waits up to `ms` for a key on the backend's input (sleeps when it reads none).
+    func waitForKey(ms: Int) {
+        guard let fd = backend.inputFD else { usleep(useconds_t(ms * 1000)); return }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&p, 1, Int32(ms))
+    }
 
     // MARK: keys the presenter answers
 

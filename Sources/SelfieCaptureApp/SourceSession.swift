@@ -61,7 +61,17 @@ final class SourceSession {
     /// no source was ever opened.
     var countsSoFar: SourceStats? { stats ?? (reader != nil ? SourceStats() : nil) }
 
-    /// Starts the reader thread, which opens the source (`open` runs on that thread).
+    /// Starts the reader thread, which opens the setup's source (`FrameSources.open`, on that
+    /// thread, with the asked qualities, target resolution and `--loop`).
+    func open(afterPermission: Bool) {
+        var camera = CameraOptions(qualities: setup.settings.session.effectiveQualities, targetResolution: setup.targetResolution)
+        if let system = setup.cameraSystem { camera.system = system }
+        let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.loop, camera: camera)
+        let spec = setup.sourceSpec
+        open(afterPermission: afterPermission) { try FrameSources.open(spec: spec, options: options) }
+    }
+
+    /// Starts the reader thread, which opens the source with `opener` (on that thread).
     func open(afterPermission: Bool, opener: @escaping () throws -> FrameSource) {
         close()
         self.afterPermission = afterPermission
@@ -214,5 +224,30 @@ final class SourceSession {
     /// frame's size and the opened rate.
     func recordOrFallback(_ recording: RecordingSession) -> SourceRecord {
         record ?? recording.fallbackRecord(width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: info?.fps ?? 0)
+    }
+
+    /// The `frameCounts` event: what the source read, delivered, skipped (by reason) and how
+    /// many frames were `analysed`, so far; nil when no source was ever opened.
+    func frameCountsEvent(tMs: Int, analysed: Int) -> FlowEvent? {
+        guard let st = countsSoFar else { return nil }
+        var fields = [EventField("read", .int(st.readFrames)), EventField("delivered", .int(st.deliveredFrames)),
+                      EventField("analysed", .int(analysed)), EventField("warned", .int(st.warnedFrames)),
+                      EventField("huffmanInserted", .int(st.huffmanInsertedFrames)), EventField("skipped", .int(st.skippedFrames))]
+        for r in st.skipped.keys.sorted() {
+            let name = r.rawValue.prefix(1).uppercased() + r.rawValue.dropFirst()
+            fields.append(EventField("skipped" + name, .int(st.skipped[r] ?? 0)))
+        }
+        return FlowEvent(.frameCounts, tMs: tMs, fields: fields)
+    }
+
+    /// result.json's `sourceFrames`: the same counts as the `frameCounts` event, at the time
+    /// the result is written.
+    func sourceFramesJSON(analysed: Int) -> [String: Any] {
+        let st = stats ?? SourceStats()
+        var skipped: [String: Int] = [:]
+        for (r, n) in st.skipped { skipped[r.rawValue] = n }
+        return ["read": st.readFrames, "delivered": st.deliveredFrames, "analysed": analysed,
+                "warned": st.warnedFrames, "huffmanInserted": st.huffmanInsertedFrames,
+                "skipped": st.skippedFrames, "skippedByReason": skipped]
     }
 }
