@@ -20,7 +20,7 @@ import Glibc
 /// Nothing is left half-written: the video is written under a temporary name and renamed on
 /// success; on cancel, failure or timeout it is removed with any collected frames, and an
 /// output folder this run created is removed when it is left empty. A fatal signal removes
-/// every name the run may write (`registerUnfinishedOutput`, through `SignalGuard`).
+/// every name the run may write (`registerUnfinishedOutput`: `UnfinishedOutput`, called by `SignalGuard`).
 final class RecordingSession {
     let setup: CaptureSetup
     /// The output folder: `--output DIR` from the start, else the timestamped folder named when
@@ -163,12 +163,12 @@ final class RecordingSession {
         return (files, folders)
     }
 
-    /// Registers with `SignalGuard` what a fatal signal must remove (`unfinishedOutput`).
+    /// Registers what a fatal signal must remove (`unfinishedOutput`, through `UnfinishedOutput`).
     /// Called when the folder is known or changes; cleared once the run's output is published.
     func registerUnfinishedOutput() {
-        guard let folder else { SignalGuard.clearCleanup(); return }
+        guard let folder else { UnfinishedOutput.clear(); return }
         let u = Self.unfinishedOutput(in: folder, created: folderCreated, stills: max(0, setup.settings.options.numberOfFrameToCollect))
-        SignalGuard.setCleanup(files: u.files, folders: u.folders)
+        UnfinishedOutput.register(files: u.files, folders: u.folders)
     }
 
     // MARK: the recording
@@ -368,7 +368,7 @@ final class RecordingSession {
         let record = facts.source ?? fallbackRecord(width: s.width, height: s.height, fps: s.fps)
         let published = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.signKey)
             .publish(result: Array(full.utf8), source: record, startedAt: startedAt, endedAt: setup.wallClock())
-        SignalGuard.clearCleanup()   // published: a signal no longer removes it
+        UnfinishedOutput.clear()   // published: a signal no longer removes it
         return Saved(folder: folder, published: published)
     }
 
@@ -384,7 +384,7 @@ final class RecordingSession {
            let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path), entries.isEmpty {
             rmdir(folder.path)
         }
-        SignalGuard.clearCleanup()
+        UnfinishedOutput.clear()
     }
 }
 

@@ -62,6 +62,8 @@ struct StatusMeters {
     /// The backend's byte count after the last draw.
     var lastBytes: UInt64?
     var latency = PreviewLatency()
+    /// Capture screens drawn.
+    var captureDraws = 0
 }
 
 /// What the runtime tells the presenter about the run for one draw.
@@ -112,11 +114,10 @@ final class ScreenPresenter {
     /// The status line shows (key `i`, `--debug-overlay`); the `?` keys help shows.
     private(set) var statusVisible = false
     private(set) var keysHelpVisible = false
-    /// The preview drawn, the newest frame not yet decoded for it, and the capture time
-    /// (CLOCK_MONOTONIC µs, realtime only: issue #16) of the frame it shows.
-    private var preview: PreviewImage?
+    /// The preview drawn with the capture time (CLOCK_MONOTONIC µs, realtime only: issue #16)
+    /// of the frame it shows, and the newest frame not yet decoded for it.
+    private var preview: (image: PreviewImage, captureMicros: Int?)?
     private var previewFrame: VideoFrame?
-    private var previewCaptureMicros: Int?
     /// The result screen's thumbnail and the index of the frame it shows.
     private var thumbnail: (frameIndex: Int, image: PreviewImage)?
     /// The loading screen's tenth of a second last drawn, and the seconds the permission
@@ -127,7 +128,7 @@ final class ScreenPresenter {
     /// width warning.
     var notice: String?
     /// Capture screens drawn so far (`--preview-fps` caps them).
-    private(set) var captureDraws = 0
+    var captureDraws: Int { meters.captureDraws }
 
     init(setup: CaptureSetup, pacing: any Pacing) {
         self.setup = setup
@@ -337,15 +338,14 @@ final class ScreenPresenter {
             // needs (1/8 of 640×480 on an 80×24 terminal).
             let need = previewMode.sourcePixels(screen: backend.size, cell: cellGeometry)
             let shown = frame.rgb(covering: need.width, need.height)
-            preview = PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels)
-            previewCaptureMicros = pacing.realCaptureMicros(of: frame)
+            preview = (PreviewImage(width: shown.width, height: shown.height, rgb: shown.pixels), pacing.realCaptureMicros(of: frame))
             previewFrame = nil
         }
         var loading = LoadingViewState(stage: machine.loadingStage, elapsedMs: facts.loadingSinceMs.map { now - $0 },
                                        modelLoadMs: facts.modelLoadMs)
         let isCamera = setup.sourceKind == .camera
         if !isCamera, loading.stage == .camera { loading.message = setup.strings.text("selfie_capture_loading_video") }
-        var view = ScreenView.from(machine, image: preview, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
+        var view = ScreenView.from(machine, image: preview?.image, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: loading, result: resultView(recording, lastFrame: facts.lastFrame))
         if case .capture(var state) = view {
             state.sourceWaitSeconds = facts.sourceWaitSeconds
@@ -372,12 +372,12 @@ final class ScreenPresenter {
         backend.draw(screen)
         if capture { pacer.drew(costMs: pacing.realCostMs(sinceMonotonicMs: drawStart), nowMs: now) }
         let bytes = backend.bytesWritten
-        if capture, let c = previewCaptureMicros, preview != nil {
+        if capture, let c = preview?.captureMicros {
             // The frame's preview is on the terminal now (the backend's write returned).
             meters.latency.add(captureMicros: c, writtenMicros: SourceReader.monotonicMicros())
         }
         if capture {
-            captureDraws += 1
+            meters.captureDraws += 1
             // Preview fps counts the frames the terminal got (a pixel mode skips frames while
             // the terminal drains the previous picture).
             if !backend.lastDrawSkippedPreview { meters.draws.add(atMs: now) }
