@@ -101,12 +101,8 @@ public enum AnnouncementRules {
     }
 
     static func restarted(_ r: Hint) -> Announcement {
-        switch r {
-        case .holdStill: return Announcement(.restarted, key: "selfie_capture_restart_moved", hint: r)
-        case .noFace: return Announcement(.restarted, key: "selfie_capture_restart_face_lost", hint: r)
-        case .tooDark: return Announcement(.restarted, key: "selfie_capture_restart_too_dark", hint: r)
-        default: return Announcement(.restarted, key: "selfie_capture_restarted", arguments: [.key(r.stringKey)], hint: r)
-        }
+        let s = r.restartSentence   // the one table, shared with the screen
+        return Announcement(.restarted, key: s.key, arguments: s.hintKey.map { [.key($0)] } ?? [], hint: r)
     }
 }
 

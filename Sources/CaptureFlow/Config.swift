@@ -87,10 +87,13 @@ public struct CaptureOptions: Sendable, Equatable, Codable {
     public var numberOfFrameToCollect: Int
     /// After the first collected frame, collect one every `frameInterval` frames (Mobai default 10; ≥ 1).
     public var frameInterval: Int
-    /// Countdown in seconds while the face is valid and still before recording starts. Default 1 s
-    /// for every preset: Mobai's `timeBeforeAutomaticCapture` defaults to 1, and Unissey records
-    /// "once the user stayed still for at least one second" (issue #10).
+    /// Countdown in seconds while the face is valid and still before recording starts
+    /// (`defaultTimeBeforeAutomaticCapture` unless asked otherwise).
     public var timeBeforeAutomaticCapture: Double
+    /// The countdown's default, in seconds, the one home of it (the CLI, `--help` and the man
+    /// page read it here): 1 s for every preset: Mobai's `timeBeforeAutomaticCapture` defaults
+    /// to 1, and Unissey records "once the user stayed still for at least one second" (issue #10).
+    public static let defaultTimeBeforeAutomaticCapture: Double = 1
     /// Camera resolution asked for (Mobai default qHD 960×540).
     public var targetResolution: TargetResolution
     /// Face constraints V1 or V2 (Mobai default V1).
@@ -101,7 +104,7 @@ public struct CaptureOptions: Sendable, Equatable, Codable {
     public var payloadOptimization: Bool
 
     public init(numberOfFramesBeforeCapture: Int = 10, numberOfFrameToCollect: Int = 3, frameInterval: Int = 10,
-                timeBeforeAutomaticCapture: Double = 1, targetResolution: TargetResolution = .qhd,
+                timeBeforeAutomaticCapture: Double = defaultTimeBeforeAutomaticCapture, targetResolution: TargetResolution = .qhd,
                 captureConstraints: CaptureConstraints = .v1, previewScaleType: PreviewScaleType = .fill,
                 payloadOptimization: Bool = false) {
         self.numberOfFramesBeforeCapture = numberOfFramesBeforeCapture

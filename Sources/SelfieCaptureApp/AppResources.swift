@@ -1,5 +1,7 @@
+import FaceAnalysis
 import Foundation
 import Localization
+import Media
 
 #if canImport(Glibc)
 import Glibc
@@ -45,5 +47,14 @@ extension AppError {
         if (st.st_mode & S_IFMT) == S_IFDIR { return .unreadable(path: path, reason: String(cString: strerror(EISDIR))) }
         if access(path, R_OK) != 0 { return .unreadable(path: path, reason: String(cString: strerror(errno))) }
         return .unreadable(path: path, reason: "cannot be read")
+    }
+}
+
+/// The demo face photo, where `ResourceLocator` finds it (`$SELFIE_CAPTURE_DEMO_PHOTO`, the
+/// installed `share/selfie-capture/demo/`, the build tree's `Resources/demo/`).
+enum DemoPhoto {
+    static let load: @Sendable () throws -> Image = {
+        guard let path = try? AppResources.requireDemoPhoto() else { throw MediaError.demoPhotoMissing }
+        return try ImageFile.loadRGB(path: path)
     }
 }

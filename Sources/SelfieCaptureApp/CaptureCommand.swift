@@ -135,10 +135,9 @@ public struct CaptureSetup {
         }
     }
 
-    /// Default countdown when `--time-before-capture` does not say otherwise: 1 s for both presets
-    /// (Mobai's `timeBeforeAutomaticCapture` default; Unissey records once the user stayed still
-    /// for one second).
-    public static let defaultCountdownSeconds = 1.0
+    /// Default countdown when `--time-before-capture` does not say otherwise
+    /// (`CaptureOptions.defaultTimeBeforeAutomaticCapture`, its one home).
+    public static let defaultCountdownSeconds = CaptureOptions.defaultTimeBeforeAutomaticCapture
 
     /// Parses and validates the capture options.
     /// - Throws: `AppError` — usage (64) for a bad key script or `--events -` with curses, bad

@@ -1,3 +1,6 @@
+import CaptureFlow
+import Foundation
+
 /// The commands and their options (DESIGN.md "Command line"). Help text is generated from these
 /// specs, so an option cannot exist without being documented.
 public enum Commands {
@@ -19,7 +22,7 @@ public enum Commands {
             OptionSpec("--frames-to-collect", .integer(0...1000), help: "number of frames to collect as JPEG files (default 3, as Mobai)"),
             OptionSpec("--frame-interval", .integer(1...1000), help: "keep one frame every N recorded frames while collecting (default 10, as Mobai)"),
             OptionSpec("--frames-before-capture", .integer(0...10_000), help: "recorded frames to skip before collecting (default 10, as Mobai)"),
-            OptionSpec("--time-before-capture", .number(0...60), help: "countdown in seconds while the face is valid and still (default 1)"),
+            OptionSpec("--time-before-capture", .number(0...60), help: "countdown in seconds while the face is valid and still (default \(String(format: "%g", CaptureOptions.defaultTimeBeforeAutomaticCapture)))"),
             OptionSpec("--preview", .choice(["fit", "fill"]), help: "preview scale type (default fill)"),
             OptionSpec("--no-mirror", .flag, help: "do not mirror the preview (a selfie preview is mirrored by default)"),
             OptionSpec("--payload-optimization", .flag, help: "crop collected frames to the face and re-encode them smaller"),

@@ -1,3 +1,4 @@
+import CaptureFlow
 import Localization
 
 /// Process exit codes (DESIGN.md "Exit codes"; values from BSD sysexits.h where one fits).
@@ -185,6 +186,17 @@ public enum ErrorReport {
             return (lines + [reason]).joined(separator: "\n") + "\n\(p): \(folder): signature rejected"
         case .lintNeedsFolder(let path, let why):
             return "\(p): strings lint: \(path) \(why)\nTry '\(p) strings lint --help'."
+        }
+    }
+}
+
+extension ExitCode {
+    init(flow: FlowExit) {
+        switch flow {
+        case .recorded: self = .ok
+        case .cameraUnavailable: self = .unavailable
+        case .timedOut: self = .timedOut
+        case .cancelled: self = .cancelled
         }
     }
 }

@@ -79,16 +79,3 @@ public struct RejectedStrings: Sendable, Equatable {
         return strings.text("selfie_capture_strings_rejected", [.string(names.joined(separator: ", "))])
     }
 }
-
-extension CaptureRuntime {
-    /// Reports the string files the capture could not use (`RejectedStrings`): stderr, events
-    /// (through `FlowDriver.report`, so a key script can wait for them) and the screens' notice.
-    /// Called once, when the event log is open and before the screen starts.
-    func reportRejectedStrings() {
-        let rejected = RejectedStrings(strings: setup.strings)
-        guard !rejected.isEmpty else { return }
-        setup.console.err(rejected.report)
-        for e in rejected.events(tMs: clock.nowMs()) { driver.report(e) }
-        stringsNotice = rejected.notice(setup.strings)
-    }
-}

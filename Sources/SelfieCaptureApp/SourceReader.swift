@@ -232,3 +232,9 @@ final class SourceReader: @unchecked Sendable {
         while buf.withUnsafeMutableBytes({ Glibc.read(wakePipe[0], $0.baseAddress, 64) }) > 0 {}
     }
 }
+
+/// Hands a non-Sendable object to the one thread that uses it from then on.
+final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

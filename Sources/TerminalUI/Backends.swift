@@ -43,9 +43,17 @@ public protocol TerminalBackend: AnyObject {
     func bell()
     /// Ctrl-Z or SIGTSTP: leave the screen (curses), stop the process until `fg`, come back.
     func suspend()
+    /// Whether a drawn screen is seen (false for the null backend: the runtime decodes no
+    /// preview pixels for it).
+    var showsScreens: Bool { get }
+    /// The last `draw` left the preview's picture out (a pixel mode waiting for the terminal
+    /// to take the previous one), so it does not count as a preview frame shown.
+    var lastDrawSkippedPreview: Bool { get }
 }
 
 extension TerminalBackend {
+    public var showsScreens: Bool { true }
+    public var lastDrawSkippedPreview: Bool { false }
     public var bytesWritten: UInt64? { nil }
     public func bell() {}
     /// Without a screen to leave: stop until continued, as SIGTSTP's default action does.
@@ -59,6 +67,7 @@ public final class NullBackend: TerminalBackend {
     public var colorMode: ColorMode { .none }
     public var glyphs: Glyphs { .unicode }
     public var inputFD: Int32? { nil }
+    public var showsScreens: Bool { false }
     public func draw(_ screen: RenderedScreen) {}
     public func readInput(timeoutMs: Int) -> InputEvent? { nil }
     public func end() {}

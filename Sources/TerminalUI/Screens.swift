@@ -810,12 +810,8 @@ public enum Screens {
     /// Why the capture restarted: "You moved: hold still", "Face lost", "Too dark", else
     /// "Capture restarted: <the hint>".
     static func restartMessage(_ r: Hint, _ c: RenderContext) -> String {
-        switch r {
-        case .holdStill: return c.strings.text("selfie_capture_restart_moved")
-        case .noFace: return c.strings.text("selfie_capture_restart_face_lost")
-        case .tooDark: return c.strings.text("selfie_capture_restart_too_dark")
-        default: return c.strings.text("selfie_capture_restarted", [.string(c.strings.text(r.stringKey))])
-        }
+        let s = r.restartSentence   // the one table (CaptureFlow), shared with the announcer
+        return s.hintKey.map { c.strings.text(s.key, [.string(c.strings.text($0))]) } ?? c.strings.text(s.key)
     }
 
     /// The failed screen: title, why, what to do, "Attempt N of M" when retries are involved, then

@@ -8,8 +8,9 @@ import Glibc
 // One handler for every signal the app catches. What it may do is limited to async-signal-safe
 // calls (POSIX.1-2017 §2.4.3): write(2), tcsetattr(3), unlink(2), rmdir(2), signal(2), raise(3),
 // and plain loads and stores of memory prepared beforehand. Nothing in it allocates, locks, or
-// touches a Swift array, string or class: the bytes and paths it needs are copied into
-// `malloc`ed buffers when the terminal starts and when the run's output folder is known.
+// touches a Swift array, string or class: the bytes it needs are copied into `malloc`ed buffers
+// when the terminal starts; the unfinished output is the app's, removed by the C callback it
+// registers (`setCleanup`) from paths it prepared when the run's output folder became known.
 //
 // - SIGINT, SIGTERM, SIGHUP while a loop polls `requested` (`politeSignals` on): the first one is
 //   only noted (atomic store) and the loop ends the run as if q were pressed, restoring the
@@ -19,7 +20,7 @@ import Glibc
 //   A second one (the loop is stuck) is handled as a fatal signal.
 // - SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT (and the polite three outside a loop):
 //   write the precomputed restore bytes (retrying EAGAIN/EINTR, TUI-06), put back the saved
-//   termios, remove the unfinished output's files and folders (precomputed paths), then reset
+//   termios, call the app's cleanup (its unfinished output's files and folders), then reset
 //   the signal to its default action and re-raise it: the process dies of the signal (a core
 //   where the default action dumps one) and the shell reports 128 + N.
 // - `atexit`: the restore bytes too, when curses is still active at exit.
@@ -36,10 +37,9 @@ nonisolated(unsafe) private var guardBytes: UnsafeMutablePointer<UInt8> = .alloc
 nonisolated(unsafe) private var guardLength = 0
 nonisolated(unsafe) private var guardTermios: UnsafeMutablePointer<termios> = .allocate(capacity: 1)
 nonisolated(unsafe) private var guardTermiosValid = false
-/// Unfinished output: `cleanupCount` NUL-terminated paths back to back in `cleanupPaths`, files
-/// first, then folders (children before parents), removed in that order.
-nonisolated(unsafe) private var cleanupPaths: UnsafeMutablePointer<CChar>?
-nonisolated(unsafe) private var cleanupCount = 0
+/// What a fatal signal calls to remove the unfinished output: a C function the app registers
+/// (`setCleanup`), async-signal-safe by contract; the list of what it removes is the app's.
+nonisolated(unsafe) private var cleanupCallback: (@convention(c) () -> Void)?
 private let cleanupArmed = Atomic<Bool>(false)
 private let politeArmed = Atomic<Bool>(false)
 nonisolated(unsafe) private var previousTSTP: sighandler_t?
@@ -59,16 +59,10 @@ private func guardWriteRestore() {
     if guardTermiosValid { _ = tcsetattr(fd, TCSANOW, guardTermios) }
 }
 
-/// Removes the registered unfinished output; async-signal-safe (unlink/rmdir on prepared paths).
+/// Calls the registered cleanup (the app's removal of its unfinished output).
 private func guardRemoveOutput() {
-    guard cleanupArmed.load(ordering: .acquiring), let base = cleanupPaths else { return }
-    var p = base
-    for _ in 0..<cleanupCount {
-        let kind = p.pointee   // "f" file, "d" folder
-        let path = p + 1
-        if kind == 0x64 { _ = rmdir(path) } else { _ = unlink(path) }
-        p = path + strlen(path) + 1
-    }
+    guard cleanupArmed.load(ordering: .acquiring), let cleanup = cleanupCallback else { return }
+    cleanup()
 }
 
 private func guardHandler(_ sig: Int32) {
@@ -125,7 +119,7 @@ public enum SignalGuard {
         // Swift globals are initialised lazily (swift_once, not async-signal-safe): touch every
         // one the handler reads before the handler can run.
         _ = guardBytes; _ = guardTermios; _ = guardFD; _ = guardLength; _ = guardTermiosValid
-        _ = cleanupPaths; _ = cleanupCount
+        _ = cleanupCallback
         _ = cleanupArmed.load(ordering: .relaxed); _ = politeArmed.load(ordering: .relaxed)
         _ = requested.load(ordering: .relaxed)
         for s in restoredSignals {
@@ -186,27 +180,18 @@ public enum SignalGuard {
         signal(SIGTSTP, old)
     }
 
-    /// Registers the unfinished output the handler removes on a fatal signal: `files` are
-    /// unlinked, then `folders` (children before parents) removed with rmdir, which only
-    /// succeeds when they are empty. Replaces any earlier registration.
-    public static func setCleanup(files: [String], folders: [String]) {
+    /// Registers what a fatal signal calls before the process dies, after the terminal is
+    /// restored: `cleanup` must be async-signal-safe (POSIX.1-2017 §2.4.3: unlink, rmdir on
+    /// paths prepared beforehand; no allocation, no lock). Replaces any earlier registration.
+    public static func setCleanup(_ cleanup: @convention(c) () -> Void) {
         cleanupArmed.store(false, ordering: .releasing)
-        var bytes: [CChar] = []
-        for f in files { bytes.append(0x66); bytes += f.utf8CString }
-        for d in folders { bytes.append(0x64); bytes += d.utf8CString }
-        let buf = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, bytes.count))
-        for (i, b) in bytes.enumerated() { buf[i] = b }
-        let old = cleanupPaths
-        cleanupPaths = buf
-        cleanupCount = files.count + folders.count
+        cleanupCallback = cleanup
         cleanupArmed.store(true, ordering: .releasing)
-        old?.deallocate()
     }
 
-    /// Forgets the registered output (it was published, or removed by the run itself).
+    /// Forgets the registered cleanup (the output was published, or removed by the run itself).
     public static func clearCleanup() {
         cleanupArmed.store(false, ordering: .releasing)
-        cleanupCount = 0
     }
 
     /// After a run ended because of SIGTERM or SIGHUP (`requested`) and cleaned up: re-raises it

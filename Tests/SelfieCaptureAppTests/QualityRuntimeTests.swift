@@ -11,8 +11,8 @@ import Testing
                                            SizeModes(size: FrameSize(width: 1280, height: 720), fps: [30])]),
                        FormatModes(fourcc: .yuyv, description: "YUYV",
                                    sizes: [SizeModes(size: FrameSize(width: 320, height: 240), fps: [30])])]
-        #expect(CaptureRuntime.cameraOffersTaller(formats, than: FrameSize(width: 640, height: 480)))
-        #expect(!CaptureRuntime.cameraOffersTaller(formats, than: FrameSize(width: 1280, height: 720)))
-        #expect(!CaptureRuntime.cameraOffersTaller([], than: FrameSize(width: 320, height: 240)))
+        #expect(SourceSession.cameraOffersTaller(formats, than: FrameSize(width: 640, height: 480)))
+        #expect(!SourceSession.cameraOffersTaller(formats, than: FrameSize(width: 1280, height: 720)))
+        #expect(!SourceSession.cameraOffersTaller([], than: FrameSize(width: 320, height: 240)))
     }
 }
