@@ -918,7 +918,7 @@ public final class CaptureRuntime {
         context.cellGeometry = cellGeometry
         if previewMode != .halfBlocks {
             context.previewMode = previewMode
-            if previewMode == .symbols { context.symbolRenderer = ChafaPreview.symbols }
+            if previewMode == .symbols { context.symbolRenderer = SextantSymbols.renderer(fallback: ChafaPreview.symbols) }
         }
         if statusVisible, machine.screen == .capture { context.statusLine = statusInfo(colorMode: context.colorMode) }
         context.notice = openingWaitShown.map { setup.strings.text(isCamera ? "selfie_capture_waiting_source" : "selfie_capture_waiting_video", [.int($0)]) } ?? stringsNotice
