@@ -6,6 +6,10 @@ and the run's result.json (camera-to-screen latency).
   pty_run.py first-screen BIN CACHE_DIR
       ms from just before fork+exec to the loading screen's title on the terminal ("Getting"),
       and to the instructions screen ("Record"); then q. Prints "first_ms N instructions_ms M".
+  pty_run.py libs BIN CACHE_DIR
+      the shared libraries mapped in the process (distinct `.so` paths of /proc/PID/maps) when
+      the first screen (the loading screen's title, "Getting") is on the terminal, and when the
+      instructions ("Record", models ready) are; then q. Prints "first_libs N instructions_libs M".
   pty_run.py waiting BIN SECONDS
       the instructions screen, then the permission screen (Enter), each held SECONDS after it
       shows: CPU share of one core from /proc/PID/stat (utime+stime, clock ticks) over that
@@ -120,6 +124,20 @@ def main():
         t.finish()
         ms = lambda x: -1 if x is None else (x - t0) * 1000
         print(f"first_ms {ms(first):.1f} instructions_ms {ms(instr):.1f}")
+    elif mode == "libs":
+        binary, cache = sys.argv[2], sys.argv[3]
+        pid, fd, t0 = spawn([binary, "--source", "demo"], {"SELFIE_CAPTURE_CACHE_DIR": cache})
+        t = Term(pid, fd)
+        def libs():
+            try:
+                with open(f"/proc/{pid}/maps") as f:
+                    return len({l.split()[-1] for l in f if ".so" in l.rsplit("/", 1)[-1]})
+            except OSError:
+                return -1
+        first = libs() if t.wait_for(b"Getting", 20) is not None else -1
+        instr = libs() if t.wait_for(b"Record", 30) is not None else -1
+        t.finish()
+        print(f"first_libs {first} instructions_libs {instr}")
     elif mode == "waiting":
         binary, secs = sys.argv[2], float(sys.argv[3])
         pid, fd, _ = spawn([binary, "--source", "demo"], {})
