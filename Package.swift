@@ -24,8 +24,9 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-O3", "-std=c++14"])],
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                              .linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("pthread")]),
-        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
-                                                  .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
+        // FFmpeg is dlopened on first use (issue #28: libavformat pulled in 134 of the ~160 shared
+        // libraries at start); only its headers are used at build time (libav*-dev).
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
                                                      .linkedLibrary("icudata")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),   // OpenSSL libcrypto (SHA-256)

@@ -15,6 +15,7 @@ all=(
     media            # decode and paced recording
     mp4              # --video-format mp4 size, encode time, paced recording
     ui               # curses render + write per frame on a pty
+    kiosk            # issue #28: capture-screen CPU per preview mode (face, empty scene) against ffmpeg decoding, symbols against the chafa CLI, first screen against --version, libraries loaded, peak RSS
     preview          # issue #13: every --preview-mode at 80x24 and 200x60: ms, bytes and SSIM per frame, chafa CLI as the anchor
     terminal-bytes   # bytes/s of the capture screen per --colors / --preview-fps
     l10n             # string-file parsers against Foundation

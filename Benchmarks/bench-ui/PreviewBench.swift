@@ -57,8 +57,11 @@ enum PreviewBench {
 
     /// Renders `n` frames (the source with a changing noise pixel, so nothing is cached) in
     /// `mode`; fidelity is measured without the oval (the image alone against the source).
-    static func measure(_ mode: PreviewMode, frame: PreviewImage, rect: CellRect, reference: PreviewImage)
-        -> (ms: Double, bytes: Int, ssim: Double?) {
+    /// The app's symbol renderer: libchafa's canvas (`ChafaPreview.symbols`).
+    static let appSymbols: PreviewSymbolRenderer = ChafaPreview.symbols
+
+    static func measure(_ mode: PreviewMode, frame: PreviewImage, rect: CellRect, reference: PreviewImage,
+                        symbols: PreviewSymbolRenderer = appSymbols) -> (ms: Double, bytes: Int, ssim: Double?) {
         let n = rect.width > 100 ? 8 : 24
         var bytes = 0
         var shown: PreviewImage?
@@ -78,7 +81,7 @@ enum PreviewBench {
                     let (grid, _) = r.composite(f, gridWidth: g.width, gridHeight: g.height)!
                     var px = [UInt8](repeating: 0, count: g.width * g.height * 3)
                     for i in 0..<grid.count { px[3 * i] = grid[i].r; px[3 * i + 1] = grid[i].g; px[3 * i + 2] = grid[i].b }
-                    let cells = ChafaPreview.symbols(PreviewImage(width: g.width, height: g.height, rgb: px), rect.width, rect.height, .direct)!
+                    let cells = symbols(PreviewImage(width: g.width, height: g.height, rgb: px), rect.width, rect.height, .direct)!
                     for (i, cell) in cells.enumerated() { canvas.set(i % rect.width, i / rect.width, cell.text ?? " ", cell.style) }
                 }
                 bytes = sgrBytes(canvas)

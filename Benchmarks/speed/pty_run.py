@@ -4,8 +4,13 @@ what a person at a terminal sees: time to the first screen, CPU share of one cor
 and the run's result.json (camera-to-screen latency).
 
   pty_run.py first-screen BIN CACHE_DIR
-      ms from just before fork+exec to the loading screen's title on the terminal ("Getting"),
+      ms from just before fork+exec to the first screen on the terminal (the loading screen's
+      title "Getting", or the instructions' "Record" when they come first),
       and to the instructions screen ("Record"); then q. Prints "first_ms N instructions_ms M".
+  pty_run.py libs BIN CACHE_DIR
+      the shared libraries mapped in the process (distinct `.so` paths of /proc/PID/maps) when
+      the first screen (the loading screen's title "Getting" or the instructions) is on the terminal, and when the
+      instructions ("Record", models ready) are; then q. Prints "first_libs N instructions_libs M".
   pty_run.py waiting BIN SECONDS
       the instructions screen, then the permission screen (Enter), each held SECONDS after it
       shows: CPU share of one core from /proc/PID/stat (utime+stime, clock ticks) over that
@@ -66,6 +71,14 @@ class Term:
                 return time.monotonic()
             self.pump(0.005)
         return time.monotonic() if needle in self.buf else None
+    def wait_for_any(self, needles, limit):
+        """The time the first of `needles` is on the terminal (None: none within `limit` s)."""
+        end = time.monotonic() + limit
+        while self.alive and time.monotonic() < end:
+            if any(n in self.buf for n in needles):
+                return time.monotonic()
+            self.pump(0.005)
+        return time.monotonic() if any(n in self.buf for n in needles) else None
     def drain(self, seconds):
         end = time.monotonic() + seconds
         while self.alive and time.monotonic() < end:
@@ -115,11 +128,27 @@ def main():
         binary, cache = sys.argv[2], sys.argv[3]
         pid, fd, t0 = spawn([binary, "--source", "demo"], {"SELFIE_CAPTURE_CACHE_DIR": cache})
         t = Term(pid, fd)
-        first = t.wait_for(b"Getting", 20)
+        # The first screen is the loading screen ("Getting") or, when the instructions need no
+        # model, the instructions ("Record"), whichever comes first.
+        first = t.wait_for_any((b"Getting", b"Record"), 20)
         instr = t.wait_for(b"Record", 30)
         t.finish()
         ms = lambda x: -1 if x is None else (x - t0) * 1000
         print(f"first_ms {ms(first):.1f} instructions_ms {ms(instr):.1f}")
+    elif mode == "libs":
+        binary, cache = sys.argv[2], sys.argv[3]
+        pid, fd, t0 = spawn([binary, "--source", "demo"], {"SELFIE_CAPTURE_CACHE_DIR": cache})
+        t = Term(pid, fd)
+        def libs():
+            try:
+                with open(f"/proc/{pid}/maps") as f:
+                    return len({l.split()[-1] for l in f if ".so" in l.rsplit("/", 1)[-1]})
+            except OSError:
+                return -1
+        first = libs() if t.wait_for_any((b"Getting", b"Record"), 20) is not None else -1
+        instr = libs() if t.wait_for(b"Record", 30) is not None else -1
+        t.finish()
+        print(f"first_libs {first} instructions_libs {instr}")
     elif mode == "waiting":
         binary, secs = sys.argv[2], float(sys.argv[3])
         pid, fd, _ = spawn([binary, "--source", "demo"], {})

@@ -101,7 +101,7 @@ public final class FaceTracker {
     /// - Throws: the detector's or landmark model's error.
     public func update(gray: Image, timestampMs: Int) throws -> [DetectedFace] {
         // The search regions are the tracks' boxes, set at the end of the previous frame.
-        let detections = try detector.detect(gray: gray)
+        let detections = try detector.detect(gray: gray, timestampMs: timestampMs)
         guard let lm = landmarks else {
             tracks = []
             return detections.map { DetectedFace(box: $0.box, score: $0.score, detectorBox: $0.box) }

@@ -23,6 +23,10 @@ public struct DetectionStrategy: Sendable, Equatable {
     /// (shared/media/real selfie_handheld.mp4: recall against full-frame dlib 0.93 → 0.976 at 1;
     /// DECISIONS.md 2026-12-01).
     public var idleSearchInterval: Int = 1
+    /// While no face is tracked and frame times are given (`detect(gray:timestampMs:)`), a frame
+    /// is searched only when the scene changed since the last search or half a second passed
+    /// (`IdleSearchSchedule`, issue #28); nil searches every idle frame.
+    public var idleSchedule: IdleSearchSchedule? = IdleSearchSchedule()
     /// Tracking ROI: the last faces' bounding box grown by this fraction of the face size on
     /// every side (0.3: a move of 0.3 face between analysed frames, ~70 px for a 240-px face,
     /// stays inside; a larger jump falls back to the full-frame search). 0.4 cost 25 % more HOG
@@ -59,7 +63,7 @@ public struct DetectionStrategy: Sendable, Equatable {
 public final class TrackingFaceDetector {
     /// The backend (dlib HOG by default).
     public let backend: FaceDetecting
-    public var strategy: DetectionStrategy
+    public var strategy: DetectionStrategy { didSet { schedule = strategy.idleSchedule } }
     /// Boxes of the last frame, in source pixels (empty: no track).
     public private(set) var lastFaces: [Rect] = []
     private var framesSinceFullSearch = 0
@@ -72,6 +76,8 @@ public final class TrackingFaceDetector {
     /// quantisation back into the next frame's scale and made the box cycle by ±15 % on a still
     /// face (measured on shared/media approach.avi frames 40–56), which defeated stillness checks.
     private var roiScale: Double?
+    /// The change detector's state (a copy of `strategy.idleSchedule`, reset while tracking).
+    private var schedule: IdleSearchSchedule?
 
     /// Which searches ran on the last call (for tests and the bench).
     public enum Pass: String, Sendable { case roi, downscaled, fullResolution }
@@ -79,6 +85,7 @@ public final class TrackingFaceDetector {
 
     public init(backend: FaceDetecting, strategy: DetectionStrategy = DetectionStrategy()) {
         self.backend = backend; self.strategy = strategy
+        schedule = strategy.idleSchedule
     }
 
     /// Sets where the next frame's ROI search looks: the boxes a tracker predicts (e.g. from the
@@ -89,18 +96,33 @@ public final class TrackingFaceDetector {
     }
 
     /// Forgets the track (e.g. when the source restarts).
-    public func reset() { lastFaces = []; framesSinceFullSearch = 0; fallbackSkips = 0; idleSkips = 0; roiScale = nil }
+    public func reset() {
+        lastFaces = []; framesSinceFullSearch = 0; fallbackSkips = 0; idleSkips = 0; roiScale = nil
+        schedule = strategy.idleSchedule
+    }
 
     /// Faces on `gray` (the full source frame), boxes in its pixels, most confident first.
     /// - Throws: the backend's error.
     public func detect(gray: Image) throws -> [FaceDetection] {
+        try detect(gray: gray, timestampMs: nil)
+    }
+
+    /// Faces on `gray` taken at `timestampMs` (the frame's time, ms; nil: no time, every idle
+    /// frame is searched). While no face is tracked, `strategy.idleSchedule` decides from the
+    /// frame time and the scene's change whether the frame is searched (`lastPasses` empty and
+    /// no faces when not).
+    /// - Throws: the backend's error.
+    public func detect(gray: Image, timestampMs: Int?) throws -> [FaceDetection] {
         lastPasses = []
         var found: [FaceDetection] = []
         framesSinceFullSearch += 1
         if lastFaces.isEmpty {
             if idleSkips > 0 { idleSkips -= 1; return [] }
             idleSkips = max(0, strategy.idleSearchInterval - 1)
+            if let t = timestampMs, schedule != nil,
+               schedule?.shouldSearch(timestampMs: t, signature: SceneSignature(gray: gray)) == false { return [] }
         } else {
+            schedule?.reset()
             found = try searchROI(gray)
         }
         if found.isEmpty || framesSinceFullSearch >= strategy.fullSearchInterval {

@@ -285,6 +285,10 @@ public enum MediaError: Error, Equatable, Sendable {
     /// The video encoder cannot be opened or refused a frame (`--video-format mp4`: FFmpeg's
     /// libx264); `reason` names the failing call and FFmpeg's message (exit 78).
     case encoderUnavailable(encoder: String, reason: String)
+    /// A shared library loaded on first use cannot be opened or lacks a function
+    /// (`FFmpegLibrary`: FFmpeg for `--video-format mp4`); `reason` is the dynamic loader's
+    /// message (exit 78, as an encoder that cannot open).
+    case libraryMissing(library: String, reason: String)
 
     /// The sysexits code the app uses for this error (DESIGN.md "Exit codes").
     public var exitCodeHint: Int32 {
@@ -294,7 +298,7 @@ public enum MediaError: Error, Equatable, Sendable {
         case .unsupportedSource: return 64
         case .sourceEnded: return 75
         case .cannotCreateOutput, .writeFailed: return 73
-        case .encoderUnavailable: return 78
+        case .encoderUnavailable, .libraryMissing: return 78
         }
     }
 }

@@ -6,6 +6,7 @@ import Glibc
 
 /// Writes H.264 in MP4 (`--video-format mp4`) through FFmpeg's libraries (libavcodec's libx264
 /// encoder, libavformat's `mp4` muxer, libswscale for RGB → YUV); never the `ffmpeg` program.
+/// The libraries are loaded by the first writer or `checkEncoder` (`FFmpegLibrary`, issue #28).
 ///
 /// Settings for biometric review (DECISIONS.md 2026-12-01 "MP4 video"):
 /// - `yuv420p` (what every H.264 decoder plays; x264's default for RGB input would be 4:4:4),
@@ -61,7 +62,7 @@ public final class MP4Writer: VideoWriter {
 
     /// FFmpeg logs to stderr by default, which would draw over the curses screen; errors come
     /// back as return codes and are reported through `MediaError` instead.
-    private static let quietLogs: Void = { av_log_set_level(cff_log_quiet()) }()
+    private static let quietLogs: Void = { cff_av_log_set_level(cff_log_quiet()) }()
 
     /// Opens the encoder and the muxer and creates the temporary file.
     /// - Parameters:
@@ -70,9 +71,10 @@ public final class MP4Writer: VideoWriter {
     ///     fraction with a denominator ≤ 100 000 (29.97 → 30000/1001).
     ///   - encoder: the FFmpeg encoder's name (tests pass a missing one).
     /// - Throws: `MediaError.encoderUnavailable` (encoder missing or refusing the settings),
-    ///   `.cannotCreateOutput` (file exists, cannot create).
+    ///   `.cannotCreateOutput` (file exists, cannot create), `.libraryMissing` (FFmpeg not installed).
     public init(path: String, width: Int, height: Int, fps: Double, encoder: String = MP4Writer.defaultEncoder) throws {
         precondition(width >= 2 && height >= 2 && fps > 0, "MP4Writer: bad geometry")
+        try FFmpegLibrary.load()
         _ = Self.quietLogs
         self.path = path
         self.temporaryPath = PartialFile.temporaryPath(for: path)
@@ -95,34 +97,37 @@ public final class MP4Writer: VideoWriter {
 
     /// Checks that the H.264 encoder opens with the writer's settings (at 64×64, 30 fps), so
     /// `--video-format mp4` fails before the screen starts rather than at the recording.
-    /// - Throws: `MediaError.encoderUnavailable`.
+    /// - Throws: `MediaError.encoderUnavailable`, `.libraryMissing` (FFmpeg not installed).
     public static func checkEncoder(_ encoder: String = MP4Writer.defaultEncoder) throws {
+        try FFmpegLibrary.load()
         _ = quietLogs
         var ctx: UnsafeMutablePointer<AVCodecContext>? = try openEncoder(name: encoder, width: 64, height: 64,
                                                                           rate: AVRational(num: 30, den: 1), globalHeader: true)
-        avcodec_free_context(&ctx)
+        cff_avcodec_free_context(&ctx)
     }
 
     /// `fps` as a rational: exact when integral, else `av_d2q` (denominator ≤ 100 000).
     static func rational(_ fps: Double) -> AVRational {
         if fps == fps.rounded(), fps < Double(Int32.max) { return AVRational(num: Int32(fps), den: 1) }
-        return av_d2q(fps, 100_000)
+        // Called after `FFmpegLibrary.load()` (init); a failed load was thrown there.
+        try? FFmpegLibrary.load()
+        return cff_av_d2q(fps, 100_000)
     }
 
     /// FFmpeg's message for an error code.
     static func message(_ code: Int32) -> String {
         var buf = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buf, buf.count)
+        cff_av_strerror(code, &buf, buf.count)
         return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func openEncoder(name: String, width: Int, height: Int, rate: AVRational,
                                     globalHeader: Bool) throws -> UnsafeMutablePointer<AVCodecContext> {
         func fail(_ why: String) -> MediaError { .encoderUnavailable(encoder: name, reason: why) }
-        guard let encoder = avcodec_find_encoder_by_name(name) else {
+        guard let encoder = cff_avcodec_find_encoder_by_name(name) else {
             throw fail("FFmpeg's libavcodec has no encoder '\(name)'")
         }
-        guard let ctx = avcodec_alloc_context3(encoder) else { throw fail("avcodec_alloc_context3 failed") }
+        guard let ctx = cff_avcodec_alloc_context3(encoder) else { throw fail("avcodec_alloc_context3 failed") }
         ctx.pointee.width = Int32(width)
         ctx.pointee.height = Int32(height)
         ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
@@ -134,14 +139,14 @@ public final class MP4Writer: VideoWriter {
         if globalHeader { ctx.pointee.flags |= cff_codec_flag_global_header() }
         if let priv = ctx.pointee.priv_data {
             // Options of libx264 only; another encoder (tests) ignores what it does not know.
-            _ = av_opt_set(priv, "crf", String(crf), 0)
-            _ = av_opt_set(priv, "preset", preset, 0)
-            _ = av_opt_set(priv, "forced-idr", "1", 0)
+            _ = cff_av_opt_set(priv, "crf", String(crf), 0)
+            _ = cff_av_opt_set(priv, "preset", preset, 0)
+            _ = cff_av_opt_set(priv, "forced-idr", "1", 0)
         }
-        let r = avcodec_open2(ctx, encoder, nil)
+        let r = cff_avcodec_open2(ctx, encoder, nil)
         guard r >= 0 else {
             var c: UnsafeMutablePointer<AVCodecContext>? = ctx
-            avcodec_free_context(&c)
+            cff_avcodec_free_context(&c)
             throw fail("avcodec_open2: \(message(r))")
         }
         return ctx
@@ -149,47 +154,47 @@ public final class MP4Writer: VideoWriter {
 
     private func openMuxer(rate: AVRational) throws {
         var fmt: UnsafeMutablePointer<AVFormatContext>?
-        var r = avformat_alloc_output_context2(&fmt, nil, "mp4", temporaryPath)
+        var r = cff_avformat_alloc_output_context2(&fmt, nil, "mp4", temporaryPath)
         guard r >= 0, let fmt else {
             throw MediaError.encoderUnavailable(encoder: "mp4", reason: "avformat_alloc_output_context2: \(Self.message(r))")
         }
         muxer = fmt
-        guard let st = avformat_new_stream(fmt, nil), let codec else {
+        guard let st = cff_avformat_new_stream(fmt, nil), let codec else {
             throw MediaError.encoderUnavailable(encoder: "mp4", reason: "avformat_new_stream failed")
         }
         stream = st
         st.pointee.time_base = codec.pointee.time_base
         st.pointee.avg_frame_rate = rate
         st.pointee.r_frame_rate = rate
-        r = avcodec_parameters_from_context(st.pointee.codecpar, codec)
+        r = cff_avcodec_parameters_from_context(st.pointee.codecpar, codec)
         guard r >= 0 else {
             throw MediaError.encoderUnavailable(encoder: encoderName, reason: "avcodec_parameters_from_context: \(Self.message(r))")
         }
         // The file is created here, 0600, so libavformat opens an existing file (it would create
         // one 0666 & ~umask).
         Glibc.close(try PartialFile.create(temporary: temporaryPath, for: path))
-        r = avio_open(&fmt.pointee.pb, temporaryPath, cff_avio_flag_write())
+        r = cff_avio_open(&fmt.pointee.pb, temporaryPath, cff_avio_flag_write())
         guard r >= 0 else { throw MediaError.cannotCreateOutput(path: path, reason: "avio_open: \(Self.message(r))") }
         var opts: OpaquePointer?
-        av_dict_set(&opts, "movflags", "+faststart", 0)
-        r = avformat_write_header(fmt, &opts)
-        av_dict_free(&opts)
+        cff_av_dict_set(&opts, "movflags", "+faststart", 0)
+        r = cff_avformat_write_header(fmt, &opts)
+        cff_av_dict_free(&opts)
         guard r >= 0 else { throw writeError("avformat_write_header", r) }
         headerWritten = true
     }
 
     private func allocateFrames() throws {
-        guard let f = av_frame_alloc(), let p = av_packet_alloc() else {
+        guard let f = cff_av_frame_alloc(), let p = cff_av_packet_alloc() else {
             throw MediaError.encoderUnavailable(encoder: encoderName, reason: "av_frame_alloc failed")
         }
         picture = f; packet = p
         f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         f.pointee.width = Int32(width)
         f.pointee.height = Int32(height)
-        let r = av_frame_get_buffer(f, 0)
+        let r = cff_av_frame_get_buffer(f, 0)
         guard r >= 0 else { throw MediaError.encoderUnavailable(encoder: encoderName, reason: "av_frame_get_buffer: \(Self.message(r))") }
         // Same size in and out: the odd last column/row, if any, is left out (cropped).
-        scaler = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height),
+        scaler = cff_sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height),
                                 AV_PIX_FMT_YUV420P, cff_sws_bilinear(), nil, nil, nil)
         guard scaler != nil else { throw MediaError.encoderUnavailable(encoder: encoderName, reason: "sws_getContext failed") }
     }
@@ -215,7 +220,7 @@ public final class MP4Writer: VideoWriter {
         let sized = (image.width == sourceWidth && image.height == sourceHeight) ? image
             : Scale.area(image, width: sourceWidth, height: sourceHeight)
         guard let f = picture else { return }
-        var r = av_frame_make_writable(f)
+        var r = cff_av_frame_make_writable(f)
         guard r >= 0 else { throw MediaError.encoderUnavailable(encoder: encoderName, reason: "av_frame_make_writable: \(Self.message(r))") }
         sized.pixels.withUnsafeBufferPointer { px in
             var src: [UnsafePointer<UInt8>?] = [px.baseAddress, nil, nil, nil]
@@ -224,7 +229,7 @@ public final class MP4Writer: VideoWriter {
                 data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { dst in
                     withUnsafeMutablePointer(to: &f.pointee.linesize) { ls in
                         ls.withMemoryRebound(to: Int32.self, capacity: 8) { dstStride in
-                            _ = sws_scale(scaler, &src, &srcStride, 0, Int32(height), dst, dstStride)
+                            _ = cff_sws_scale(scaler, &src, &srcStride, 0, Int32(height), dst, dstStride)
                         }
                     }
                 }
@@ -232,7 +237,7 @@ public final class MP4Writer: VideoWriter {
         }
         f.pointee.pts = Int64(frameCount)
         f.pointee.pict_type = frameCount == 0 ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-        r = avcodec_send_frame(codec, f)
+        r = cff_avcodec_send_frame(codec, f)
         guard r >= 0 else { throw MediaError.encoderUnavailable(encoder: encoderName, reason: "avcodec_send_frame: \(Self.message(r))") }
         frameCount += 1
         try drain()
@@ -242,13 +247,13 @@ public final class MP4Writer: VideoWriter {
     private func drain() throws {
         guard let codec, let packet, let stream, let muxer else { return }
         while true {
-            var r = avcodec_receive_packet(codec, packet)
+            var r = cff_avcodec_receive_packet(codec, packet)
             if r == cff_error_again() || r == cff_error_eof() { return }
             guard r >= 0 else { throw MediaError.encoderUnavailable(encoder: encoderName, reason: "avcodec_receive_packet: \(Self.message(r))") }
             packet.pointee.stream_index = stream.pointee.index
             if packet.pointee.duration == 0 { packet.pointee.duration = 1 }   // one frame, in 1/fps
-            av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
-            r = av_interleaved_write_frame(muxer, packet)   // takes the packet's reference
+            cff_av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
+            r = cff_av_interleaved_write_frame(muxer, packet)   // takes the packet's reference
             guard r >= 0 else { throw writeError("av_interleaved_write_frame", r) }
             packetCount += 1
         }
@@ -262,17 +267,17 @@ public final class MP4Writer: VideoWriter {
     public func finalize() throws -> VideoSummary {
         precondition(!finished, "MP4Writer: finalize twice")
         do {
-            let r0 = avcodec_send_frame(codec, nil)
-            guard r0 >= 0 else { throw MediaError.encoderUnavailable(encoder: encoderName, reason: "avcodec_send_frame(flush): \(Self.message(r0))") }
+            let r0 = cff_avcodec_send_frame(codec, nil)
+            guard r0 >= 0 else { throw MediaError.encoderUnavailable(encoder: encoderName, reason: "cff_avcodec_send_frame(flush): \(Self.message(r0))") }
             try drain()
             guard packetCount == frameCount else {
                 throw MediaError.encoderUnavailable(encoder: encoderName,
                                                     reason: "\(frameCount) frames in, \(packetCount) out (a frame was dropped)")
             }
-            let r = av_write_trailer(muxer)
+            let r = cff_av_write_trailer(muxer)
             guard r >= 0 else { throw writeError("av_write_trailer", r) }
             if let m = muxer {
-                let c = avio_closep(&m.pointee.pb)
+                let c = cff_avio_closep(&m.pointee.pb)
                 guard c >= 0 else { throw writeError("avio_closep", c) }
             }
             let fd = Glibc.open(temporaryPath, O_RDONLY | O_CLOEXEC)
@@ -294,15 +299,15 @@ public final class MP4Writer: VideoWriter {
     /// Frees the encoder, the muxer (closing its file) and the buffers.
     private func release() {
         if let m = muxer {
-            if m.pointee.pb != nil { avio_closep(&m.pointee.pb) }
-            avformat_free_context(m)
+            if m.pointee.pb != nil { cff_avio_closep(&m.pointee.pb) }
+            cff_avformat_free_context(m)
             muxer = nil
             stream = nil
         }
-        avcodec_free_context(&codec)
-        av_frame_free(&picture)
-        av_packet_free(&packet)
-        if let s = scaler { sws_freeContext(s); scaler = nil }
+        cff_avcodec_free_context(&codec)
+        cff_av_frame_free(&picture)
+        cff_av_packet_free(&packet)
+        if let s = scaler { cff_sws_freeContext(s); scaler = nil }
     }
 
     /// Stops and removes the temporary file. Safe to call more than once.

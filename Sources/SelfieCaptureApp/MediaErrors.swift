@@ -47,6 +47,8 @@ extension AppError {
             case .cannotCreateOutput(let p, let r): return .cannotCreateOutput(path: p, reason: r)
             case .writeFailed(let p, let err): return .cannotCreateOutput(path: p, reason: reason(err))
             case .encoderUnavailable(let name, let r): return .encoderUnavailable(encoder: name, reason: r)
+            case .libraryMissing(let lib, let r):
+                return .encoderUnavailable(encoder: MP4Writer.defaultEncoder, reason: "cannot load FFmpeg's \(lib): \(r)")
             }
         }
         if let e = error as? CameraError {

@@ -147,6 +147,29 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == [])
     }
 
+    /// FFmpeg is loaded on first use (issue #28): the sonames come from the headers the package
+    /// was built against (FFmpeg 5.1 on Debian 12), and a library that cannot be opened is a
+    /// named error carrying the dynamic loader's message (exit 78), also after FFmpeg loaded.
+    @Test func missingLibraryIsANamedError() throws {
+        #expect(FFmpegLibrary.defaultNames == ["libavutil.so.57", "libavcodec.so.59", "libavformat.so.59", "libswscale.so.6"])
+        try FFmpegLibrary.load()
+        var names = FFmpegLibrary.defaultNames
+        names[2] = "libavformat.so.0-not-installed"
+        do {
+            try FFmpegLibrary.load(names: names)
+            Issue.record("a missing library loaded")
+        } catch let MediaError.libraryMissing(library, reason) {
+            #expect(library == "libavformat.so.0-not-installed")
+            #expect(reason.contains("libavformat.so.0-not-installed") && reason.contains("No such file"), "dlerror's message: \(reason)")
+        }
+        #expect(MediaError.libraryMissing(library: "x", reason: "y").exitCodeHint == 78)
+        // A library without the writer's functions is refused the same way (libz has no av_*).
+        names = FFmpegLibrary.defaultNames
+        names[0] = "libz.so.1"
+        #expect(throws: MediaError.self) { try FFmpegLibrary.load(names: names) }
+        try MP4Writer.checkEncoder()   // the loaded FFmpeg still works
+    }
+
     /// Never replaces a file: an existing target is refused up front.
     @Test func refusesAnExistingFile() throws {
         let dir = Tools.tempDir()
