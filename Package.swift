@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "Evidence"),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureModel"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureModel"], swiftSettings: hotPath),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization"]),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization"], swiftSettings: hotPath),
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureModel", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
                                "Digest", "Evidence", "Spawn"]),

@@ -70,6 +70,13 @@ public enum Effect: Sendable, Equatable {
     case startRecording
     /// Also keep this frame as a still (`frames/frame-NNN.jpg`).
     case collectFrame(frameIndex: Int)
+    /// The recording ended owing stills at these offsets from its start (ms, ascending): no
+    /// judged frame reached them. In realtime the analyser keeps only the newest frame, so on a
+    /// busy machine the last frames of a recording may be written before any of them is judged;
+    /// they are in the video and nothing the machine saw invalidated them, so the runtime takes
+    /// the written frames nearest those offsets (after the last still) rather than leaving the
+    /// folder short. Comes just before `stopRecording`.
+    case collectOwed(offsetsMs: [Int])
     /// Finish the video file (it is complete).
     case stopRecording
     /// Discard the video being recorded (the capture restarts or stops).
@@ -116,6 +123,7 @@ enum Output: Sendable, Equatable {
     static let closeCamera = Output.effect(.closeCamera)
     static let startRecording = Output.effect(.startRecording)
     static func collectFrame(frameIndex: Int) -> Output { .effect(.collectFrame(frameIndex: frameIndex)) }
+    static func collectOwed(offsetsMs: [Int]) -> Output { .effect(.collectOwed(offsetsMs: offsetsMs)) }
     static let stopRecording = Output.effect(.stopRecording)
     static let abortRecording = Output.effect(.abortRecording)
     static let discardAttempt = Output.effect(.discardAttempt)
@@ -358,6 +366,12 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public private(set) var recordedFrameCount = 0
     /// Frames collected as stills in the current (or finished) recording.
     public private(set) var collectedFrameCount = 0
+    /// The collection plan's offsets (ms from the recording start) not collected yet: what
+    /// `collectOwed` asks for when the recording ends. Empty without a plan.
+    public var owedStillOffsetsMs: [Int] {
+        guard let plan = collectionPlan, collectedFrameCount < plan.offsetsMs.count else { return [] }
+        return Array(plan.offsetsMs[collectedFrameCount...])
+    }
     /// The current attempt, from 1; Try again moves to the next. On the result screen, the
     /// attempt that recorded (and the number of attempts made).
     public private(set) var attempt = 1
@@ -871,6 +885,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
         var effects: [Output] = recordingProgress < 1 ? progressEvents(1) : []
         recordingProgress = 1
         state = .result
+        let owed = owedStillOffsetsMs
+        if !owed.isEmpty { effects.append(.collectOwed(offsetsMs: owed)) }
         effects += [.stopRecording, emit(.videoRecordEnded, [
             EventField("container", .string(settings.videoContainer)),
             EventField("codec", .string(settings.videoCodec)),

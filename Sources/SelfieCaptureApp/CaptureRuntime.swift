@@ -78,7 +78,7 @@ public final class CaptureRuntime {
         analysis.log = try setup.analysisLogPath.map { $0 == "-" ? LineSink(console: setup.console) : try LineSink(path: $0) }
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
         driver.beforeAttemptEnds = { [unowned self] t in self.frameCountsEvent(tMs: t) }
-        driver.recordedVideo = { [unowned self] in self.recording.recordedVideo }
+        driver.recordedVideo = { [unowned self] owed in self.recording.recordedVideo(owedStillOffsetsMs: owed) }
         // --keep-failed: seen during the driver's step (which holds the machine), handled after it.
         driver.observeEvent = { [unowned self] e in
             if self.setup.keepFailed, e.name == .videoCaptureStarted || e.name == .faceCaptureFailed { self.attemptEvents.append(e) }
@@ -353,6 +353,8 @@ public final class CaptureRuntime {
                 if let frame = source.lastFrame { output { try recording.start(frame: frame, fps: source.info?.fps) } }
             case .collectFrame(let index):
                 output { try recording.collect(frameIndex: index, recent: source.recentFrames, analysis: analysis.lastAnalysis) }
+            case .collectOwed(let offsets):
+                output { try recording.collectOwed(offsetsMs: offsets) }
             case .stopRecording:
                 output { try recording.finish() }
             case .abortRecording:

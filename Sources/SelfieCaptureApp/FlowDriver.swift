@@ -20,7 +20,9 @@ public struct FlowDriver {
     /// (ms). When set, `faceCaptureSuccess` carries these as `frames` and `durationMs`, so the
     /// event, result.json and the closing line agree (issue #29): the machine counts only the
     /// frames it judged, while every frame read goes into the video.
-    public var recordedVideo: (() -> (frames: Int, durationMs: Int)?)?
+    /// Its argument is the stills the recording still owes (`owedStillOffsetsMs`), so `stills`
+    /// counts those `collectOwed` will take: the event's `collected` then agrees with the folder.
+    public var recordedVideo: ((_ owedStillOffsetsMs: [Int]) -> (frames: Int, durationMs: Int, stills: Int)?)?
     public static let endsAttempt: Set<EventName> = [.faceCaptureSuccess, .faceCaptureFailed, .cancelled]
 
     public init(machine: CaptureStateMachine, keys: [KeyStep]? = nil, log: EventLog? = nil) {
@@ -39,9 +41,10 @@ public struct FlowDriver {
         func feed(_ e: Event) {
             let t = machine.handle(e)
             for var ev in t.events {
-                if ev.name == .faceCaptureSuccess, let v = recordedVideo?() {
+                if ev.name == .faceCaptureSuccess, let v = recordedVideo?(machine.owedStillOffsetsMs) {
                     for (i, f) in ev.fields.enumerated() {
                         if f.key == "frames" { ev.fields[i].value = .int(v.frames) }
+                        if f.key == "collected" { ev.fields[i].value = .int(v.stills) }
                         if f.key == "durationMs" { ev.fields[i].value = .int(v.durationMs) }
                     }
                 }

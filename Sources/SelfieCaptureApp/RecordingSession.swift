@@ -104,8 +104,11 @@ final class RecordingSession {
     /// Whether a video is being written.
     var isRecording: Bool { writer != nil }
 
-    /// The video being written, as `FlowDriver.recordedVideo` reports it.
-    var recordedVideo: (frames: Int, durationMs: Int)? { writer.map { ($0.frameCount, $0.durationMs) } }
+    /// The video being written, as `FlowDriver.recordedVideo` reports it: its frames, their
+    /// duration (ms), and the stills it will hold once `collectOwed(offsetsMs:)` has run.
+    func recordedVideo(owedStillOffsetsMs owed: [Int]) -> (frames: Int, durationMs: Int, stills: Int)? {
+        writer.map { ($0.frameCount, $0.durationMs, stills.count + owedStills(offsetsMs: owed).count) }
+    }
 
     // MARK: the folder
 
@@ -220,6 +223,31 @@ final class RecordingSession {
             return
         }
         try offer(frame, analysis: analysis)
+    }
+
+    /// The machine's `collectOwed`: for each offset (ms from the first written frame), the
+    /// written frame nearest it among those no analysis reached (`unanalysedFrames`: kept until
+    /// an analysis of a later frame arrives), after the last still and each taken once. Frames
+    /// the analyser judged are never taken here: a valid one was the machine's to collect, an
+    /// invalid one must not be a still. Fewer frames than offsets give fewer stills.
+    func collectOwed(offsetsMs: [Int]) throws {
+        for frame in owedStills(offsetsMs: offsetsMs) { try offer(frame, analysis: nil) }
+        pendingCollects = 0
+    }
+
+    /// The frames `collectOwed(offsetsMs:)` takes, in order.
+    func owedStills(offsetsMs: [Int]) -> [VideoFrame] {
+        guard collector != nil, let start = recorded.first?.timestampMs else { return [] }
+        var candidates = unanalysedFrames.values.filter { $0.index > lastCollectedIndex ?? Int.min }.sorted { $0.index < $1.index }
+        var taken: [VideoFrame] = []
+        for offset in offsetsMs {
+            guard let best = candidates.indices.min(by: {
+                abs(candidates[$0].timestampMs - start - offset) < abs(candidates[$1].timestampMs - start - offset)
+            }) else { break }
+            taken.append(candidates[best])
+            candidates.removeFirst(best + 1)   // later stills come after this one
+        }
+        return taken
     }
 
     private func offer(_ frame: VideoFrame, analysis: FrameAnalysis?) throws {

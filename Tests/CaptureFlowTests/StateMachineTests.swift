@@ -352,6 +352,33 @@ struct Driver {
         #expect(d.m.collectionPlan?.rule == .even && d.m.screen == .result)
     }
 
+    /// A recording whose last judged frame came before its last still's offset (realtime on a
+    /// busy machine: the analyser keeps only the newest frame) ends asking for the owed stills,
+    /// just before the video is finished; one that collected all asks for nothing more.
+    @Test func recordingEndOwesTheStillsNoJudgedFrameReached() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.send(.sourceFrameRate(15))
+        d.toPositioning()
+        var collected: [Int] = []
+        for k in 0..<8 {   // judged frames up to 467 ms: the stills at 167 and 500 ms (frame 7)
+            d.advance(to: k * 1000 / 15)
+            for case .effect(.collectFrame(let i)) in d.frame(k) { collected.append(i) }
+        }
+        #expect(collected == [2, 7])
+        #expect(d.m.owedStillOffsetsMs == [833])
+        let end = d.advance(to: 1000)
+        #expect(Array(Driver.actions(end).prefix(2)) == [.collectOwed(offsetsMs: [833]), .stopRecording])
+        #expect(d.m.screen == .result)
+
+        var full = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        full.send(.sourceFrameRate(15))
+        full.toPositioning()
+        var ends: [Output] = []
+        for k in 0..<16 { ends += full.advance(to: k * 1000 / 15); ends += full.frame(k) }
+        #expect(full.m.owedStillOffsetsMs.isEmpty)
+        #expect(!ends.contains { if case .effect(.collectOwed) = $0 { return true } else { return false } })
+    }
+
     @Test func zeroCountdownRecordsAtOnce() {
         var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
         d.toPositioning()

@@ -174,6 +174,35 @@ import TestSupport
         #expect(rec.savedPaths?.count == 4)   // video, frames/, result.json, manifest.json
     }
 
+    /// The stills a recording still owes when it ends (`collectOwed`): the written frames
+    /// nearest the offsets, among those no analysis reached, after the last still; a frame the
+    /// analyser judged is never taken, and the count reported before (`recordedVideo`) is the
+    /// count taken.
+    @Test(.enabled(if: demoPhoto, "the demo photo is absent (make demo-photo)"))
+    func owedStillsComeFromTheUnjudgedTail() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sc-owed-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rec = RecordingSession(setup: try Self.setup(["--output", dir, "--frames-to-collect", "3"]))
+        try rec.prepareOutput()
+        let frames = try Self.frames(10)   // 0, 100, …, 900 ms
+        try rec.start(frame: frames[0], fps: 10)
+        for f in frames {
+            try rec.append(f, analysis: nil)
+            if f.index == 2 { try rec.collect(frameIndex: 2, recent: frames, analysis: nil) }
+        }
+        // The analysis of frame 5 arrived: frames up to 5 are judged (or skipped for good).
+        rec.attach(FrameAnalysis(frameIndex: 5, timestampMs: 500, frameWidth: 64, frameHeight: 48, faces: [],
+                                 brightness: 0.5, clippedFraction: 0, sharpness: 1))
+        #expect(rec.owedStills(offsetsMs: [500, 850]).map(\.index) == [6, 8])
+        #expect(rec.recordedVideo(owedStillOffsetsMs: [500, 850])?.stills == 3)
+        try rec.collectOwed(offsetsMs: [500, 850])
+        #expect(rec.stills.map(\.index) == [2, 6, 8])
+        // Nothing left after the last still for a further offset.
+        #expect(rec.owedStills(offsetsMs: [800]).map(\.index) == [9])
+        #expect(rec.owedStills(offsetsMs: [800, 900]).map(\.index) == [9])
+        try rec.finish()
+    }
+
     /// The fatal-signal list names every file a run may write in the folder and its temporary
     /// name, then `frames/`, then the folder when the run created it.
     @Test func unfinishedOutputNamesEveryFile() throws {
