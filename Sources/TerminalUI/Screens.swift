@@ -243,10 +243,17 @@ public enum Screens {
     public static let minimumSize = Size(cols: 40, rows: 12)
 
     /// Renders `view` at `context.size`.
-    public static func render(_ view: ScreenView, context: RenderContext) -> RenderedScreen {
+    /// The context as the terminal can show it: at 8/16 colours the theme fitted to the ANSI
+    /// palette (issue #27, `Theme.fittedToANSI`). Every screen renderer starts here (the screens
+    /// and the keys help), so none draws the 256-colour theme quantised to a palette.
+    public static func shown(_ context: RenderContext) -> RenderContext {
         var c = context
-        // 8/16 colours: the theme as such a terminal can show it (issue #27, `Theme.fittedToANSI`).
         if c.colorMode == .ansi16 { c.theme = c.theme.fittedToANSI() }
+        return c
+    }
+
+    public static func render(_ view: ScreenView, context: RenderContext) -> RenderedScreen {
+        let c = shown(context)
         if c.size.cols < minimumSize.cols || c.size.rows < minimumSize.rows { return tooSmall(c) }
         switch view {
         case .loading(let s): return noticed(loading(s, c), c)

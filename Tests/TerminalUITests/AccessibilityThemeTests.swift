@@ -190,6 +190,26 @@ import TestSupport
         #expect(Contrast.ratio(ANSIPalette.shownBold(ColorQuantizer.ansi16[6]), ColorQuantizer.ansi16[7]) < 1.1)
     }
 
+    /// The keys help gets the fitted theme too: at 16 colours with the light theme its bold
+    /// title is in the terminal's default colours (before, the quantised light theme drew it
+    /// bold black on ANSI white, which xterm shows #7F7F7F on #E5E5E5, 3.2:1), and every cell
+    /// uses base colours or the defaults.
+    @Test func keysHelpAt16ColoursUsesTheFittedTheme() {
+        let c = RenderContext(size: Size(cols: 80, rows: 24), strings: StubStrings(locale: "en"), theme: .light, colorMode: .ansi16)
+        let screen = KeysHelp.render(screen: .capture, context: c)
+        let fitted = Theme.light.fittedToANSI()
+        var titleCells = 0
+        for y in 0..<24 { for x in 0..<80 {
+            let cell = screen.canvas[x, y]
+            for col in [cell.style.fg, cell.style.bg] { if case .rgb(let v) = col { #expect(Self.base.contains(v), "\(v) at \(x),\(y)") } }
+            if cell.style.attrs.contains(.bold), cell.text?.isLetter == true {
+                titleCells += 1
+                #expect(cell.style.fg == fitted.text && cell.style.bg == fitted.background, "bold letter at \(x),\(y): \(cell.style)")
+            }
+        } }
+        #expect(titleCells > 0)
+    }
+
     /// The screens get the fitted theme at 16 colours: the capture screen's title is drawn in the
     /// default colour and the preview is a grey ramp of shades of ANSI white over black.
     @Test func captureScreenAt16ColoursIsGreyRampAndDefaultText() {
