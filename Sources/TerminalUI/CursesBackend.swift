@@ -24,6 +24,20 @@ public final class CursesBackend: TerminalBackend {
     private let inFD: Int32
     /// What the terminal shows now (the last cell sent at each position).
     private var previous: Canvas?
+    /// The rectangle of the last picture drawn in the cells (sixel, iTerm2), if any.
+    private var cellPictureRect: CellRect?
+
+    /// The rows (`y`, count) curses must repaint in full when the picture in the cells goes or
+    /// moves: sixel and iTerm2 pixels live in the terminal's cells, under placeholder spaces
+    /// that curses sees as the same blank as the screen that follows (at 256 colours the
+    /// placeholder's RGB 0,0,1 and a dark background are one colour pair), so it would send
+    /// nothing there and the old pixels stayed (a new-user trial: strips of the last preview
+    /// under the result screen's thumbnail in xterm vt340). kitty pictures are deleted by id
+    /// instead. Nil when nothing needs repainting.
+    static func rowsToRepaint(old: CellRect?, new: CellRect?, mode: PreviewMode?) -> (y: Int, count: Int)? {
+        guard let old, let mode, mode != .kitty, old != new else { return nil }
+        return (old.y, old.height)
+    }
     /// Largest per-channel difference (0...255) under which an RGB colour counts as unchanged, so
     /// camera noise does not resend a preview cell; 0 disables it. Default 6.
     public var colorTolerance = 6
@@ -320,6 +334,10 @@ public final class CursesBackend: TerminalBackend {
         var sent = canvas
         sent.replaceCells(shown)
         previous = sent
+        if let rows = Self.rowsToRepaint(old: cellPictureRect, new: screen.picture?.rect, mode: picturePlacer?.mode) {
+            _ = wredrawln(cnc_stdscr(), Int32(rows.y), Int32(rows.count))
+        }
+        cellPictureRect = picturePlacer?.mode == .kitty ? nil : screen.picture?.rect
         terminal.refresh()
         if let p = picturePlacer {
             if let picture = screen.picture {

@@ -107,6 +107,18 @@ final class PtyReader: @unchecked Sendable {
         }
     }
 
+    /// Pixels in the cells (sixel, iTerm2) are repainted over when the picture goes or moves,
+    /// row by row of the old rectangle; kitty's are deleted by id, and an unchanged picture
+    /// repaints nothing.
+    @Test func cellPicturesLeaveNoStrips() {
+        let a = CellRect(x: 2, y: 3, width: 40, height: 15), b = CellRect(x: 2, y: 5, width: 20, height: 8)
+        #expect(CursesBackend.rowsToRepaint(old: a, new: nil, mode: .sixel)! == (3, 15))
+        #expect(CursesBackend.rowsToRepaint(old: a, new: b, mode: .iterm)! == (3, 15))
+        #expect(CursesBackend.rowsToRepaint(old: a, new: a, mode: .sixel) == nil)
+        #expect(CursesBackend.rowsToRepaint(old: a, new: nil, mode: .kitty) == nil)
+        #expect(CursesBackend.rowsToRepaint(old: nil, new: b, mode: .sixel) == nil)
+    }
+
     @Test func keysAreMapped() throws {
         try withPty(cols: 80, rows: 24) { slave, reader in
             let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
