@@ -144,7 +144,9 @@ final class AnalysisPipeline {
 
     /// At the end of the run: the analysis thread stops, the log closes.
     func stop() {
-        worker?.stop()
+        // The frame in progress finishes before the run ends (one takes < 0.1 s; 2 s on a
+        // machine loaded far beyond its cores).
+        worker?.stop(waitingUpToMs: 2000)
         worker = nil
         log?.close()
     }

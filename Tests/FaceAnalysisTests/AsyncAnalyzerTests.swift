@@ -20,6 +20,27 @@ final class Gate: @unchecked Sendable {
         AnalysisJob(gray: Image(width: 2, height: 2, layout: .gray, fill: UInt8(i)), frameIndex: i, timestampMs: i * 67)
     }
 
+    /// `stop(waitingUpToMs:)` returns only once the frame in progress is done (the run's end must
+    /// not exit while the thread is inside dlib), and says so when the frame outlasts the wait.
+    @Test func stopWaitsForTheFrameInProgress() throws {
+        let gate = Gate()
+        let done = NSLock()
+        nonisolated(unsafe) var finished = false
+        let worker = AsyncFaceAnalyzer(work: { job in
+            gate.pass()
+            done.lock(); finished = true; done.unlock()
+            return FrameAnalysis(frameIndex: job.frameIndex, timestampMs: job.timestampMs, frameWidth: 2, frameHeight: 2,
+                                 faces: [], brightness: 0, sharpness: 0)
+        })
+        worker.submit(job(0))
+        gate.waitForWaiter()                                   // frame 0 is in progress
+        #expect(worker.stop(waitingUpToMs: 1) == false)        // still inside the work
+        gate.release()
+        #expect(worker.stop(waitingUpToMs: 60_000) == true)    // returns once it is done
+        done.lock(); let f = finished; done.unlock()
+        #expect(f)
+    }
+
     /// While frame 0 is being analysed, frames 1, 2, 3 arrive: 1 and 2 are dropped, 3 is analysed
     /// next. Each result names its frame.
     @Test func newestFrameWins() throws {
