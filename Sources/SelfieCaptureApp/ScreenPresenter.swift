@@ -44,13 +44,6 @@ struct DrawPacer: Equatable {
         return true
     }
 
-    /// The backend did not show the last draw in full: a pixel picture was still being written
-    /// to the terminal, or the terminal had not drained the previous one (`TerminalBackend.
-    /// lastDrawSkippedPreview`). The screen is drawn again at the next turn: a waiting screen
-    /// (the result screen after a kitty or sixel capture) has nothing else that would redraw it,
-    /// and stayed on the capture's last picture until a key (a new-user trial, 2026-12-02).
-    mutating func drawSkipped() { needsRedraw = true }
-
     /// The preview never takes more than about 40 % of the loop (issue #13: no mode delays a
     /// recorded frame): after a capture screen that took `costMs` of real time to render and
     /// send, the next waits at least 1.5 × cost (libchafa symbols at 200×60 take ~75 ms).
@@ -378,7 +371,11 @@ final class ScreenPresenter {
         let screen = keysHelpVisible ? KeysHelp.render(screen: machine.screen, context: context) : Screens.render(view, context: context)
         backend.draw(screen)
         if capture { pacer.drew(costMs: pacing.realCostMs(sinceMonotonicMs: drawStart), nowMs: now) }
-        if backend.lastDrawSkippedPreview { pacer.drawSkipped() }
+        // The backend did not show this draw in full (a pixel picture still being written, or
+        // the terminal not drained): it is owed. A waiting screen (the result screen after a
+        // kitty or sixel capture) has nothing else that would redraw it, and stayed on the
+        // capture's last picture until a key (a new-user trial, 2026-12-02).
+        if backend.lastDrawSkippedPreview { pacer.markChanged() }
         let bytes = backend.bytesWritten
         if capture, let c = preview?.captureMicros {
             // The frame's preview is on the terminal now (the backend's write returned).

@@ -45,18 +45,6 @@ import TestSupport
 
     /// A draw that cost 40 ms of real time puts the next one at least 60 ms later (1.5 ×);
     /// one of 10 ms or less changes nothing.
-    /// A draw the backend skipped (a pixel picture still being written) is owed: a waiting
-    /// screen, which nothing else redraws, is drawn again at the next turn; a shown one is not.
-    @Test func drawPacerRetriesASkippedDraw() {
-        var p = DrawPacer(fps: 15)
-        let first = p.shouldDraw(nowMs: 0, capture: false)
-        let unchanged = p.shouldDraw(nowMs: 10, capture: false)   // drawn, nothing changed
-        p.drawSkipped()
-        let retried = p.shouldDraw(nowMs: 20, capture: false)     // the skipped result screen again
-        let after = p.shouldDraw(nowMs: 30, capture: false)
-        #expect(first && !unchanged && retried && !after)
-    }
-
     @Test func drawPacerBacksOffAfterCostlyDraws() {
         var p = DrawPacer(fps: 60)   // 16 ms
         do { let d = p.shouldDraw(nowMs: 1000, capture: true); #expect(d) }
