@@ -10,7 +10,10 @@ import Media
 final class AnalysisPipeline {
     let pacing: any Pacing
     private(set) var guidance: Guidance
+    /// The analyzer when analysis runs in the loop (virtual pacing); nil when it runs on `worker`.
     private var analyzer: FaceAnalyzer?
+    /// Starts the tracking over on whichever thread owns the analyzer.
+    private var resetTracking: () -> Void = {}
     private var worker: AsyncFaceAnalyzer?
     let modelState = ModelLoadState()
     /// The machine asked for the models (`loadModel`); the loader starts after the first draw.
@@ -78,10 +81,18 @@ final class AnalysisPipeline {
             modelSettled = true
             loadMs = ms
             let a = FaceAnalyzer(detector: detector, landmarks: model)
-            analyzer = a
             if pacing.analysesInBackground {
-                let box = UncheckedBox(a)   // used only on the analysis thread from here on
-                worker = AsyncFaceAnalyzer(work: { job in try box.value.analyze(job) })
+                // The analyzer is the analysis thread's alone from here on: the loop keeps no
+                // reference, and reaches it only through `runOnAnalysisThread`. (Resetting it from
+                // the loop while a frame was in progress crashed realtime runs at a clip's end
+                // under load: SIGSEGV in FaceTracker.update, 3 of 6 concurrent runs.)
+                let box = UncheckedBox(a)
+                let w = AsyncFaceAnalyzer(work: { job in try box.value.analyze(job) })
+                worker = w
+                resetTracking = { w.runOnAnalysisThread { box.value.reset() } }
+            } else {
+                analyzer = a
+                resetTracking = { a.reset() }
             }
             return .ready
         case .failed(.detectorUnavailable):
@@ -133,7 +144,7 @@ final class AnalysisPipeline {
 
     /// The source closed: tracking and guidance history start over.
     func sourceClosed() {
-        analyzer?.reset()
+        resetTracking()
         guidance.reset()
     }
 
