@@ -125,6 +125,9 @@ public final class WorkerThread: @unchecked Sendable {
     }
 
     private func run() {
+        // Named from the thread itself: corelibs Foundation does not apply a name set before
+        // `start` (the thread kept its creator's, e.g. "oot.default-qos").
+        Thread.current.name = name
         condition.lock()
         while true {
             while !stopping && queue.isEmpty && slot == nil && !finishing { condition.wait() }
