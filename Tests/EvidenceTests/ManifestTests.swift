@@ -153,9 +153,10 @@ import Testing
     }
 
     /// The manifest's text is what Foundation's JSONEncoder wrote before issue #26 moved it to
-    /// `JSONWriter` (`.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`): folders written by
-    /// either read the same, and a camera's record (USB, kernel, fractional rates, injection)
-    /// and nested settings come out byte for byte.
+    /// `JSONWriter` (`.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`) for keys of one
+    /// case (JSONEncoder sorts mixed case case-insensitively, `JSONWriter` by code point): a
+    /// camera's record (USB, kernel, fractional rates, injection) and nested settings come out
+    /// byte for byte, and the text reads back to the same manifest.
     @Test func textIsWhatJSONEncoderWrote() throws {
         var m = Self.sample()
         m.source = SourceRecord(kind: .camera, spec: "/dev/video0", width: 1280, height: 720, fps: 29.97,
