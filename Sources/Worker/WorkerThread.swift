@@ -52,23 +52,27 @@ public final class WorkerThread: @unchecked Sendable {
     /// - Returns: false when the worker is stopping or ending (the job will not run).
     @discardableResult
     public func submit(_ job: @escaping Job) -> Bool {
-        condition.lock(); defer { condition.unlock() }
-        guard !stopping && !finishing else { return false }
-        queue.append(job)
-        condition.broadcast()
-        return true
+        var accepted = false
+        mail { queue.append(job); accepted = true }
+        return accepted
     }
 
     /// Puts `job` in the slot, replacing a job still waiting there (the newest wins).
     /// - Returns: true when a waiting job was replaced (it will never run).
     @discardableResult
     public func offer(_ job: @escaping Job) -> Bool {
-        condition.lock(); defer { condition.unlock() }
-        guard !stopping && !finishing else { return false }
-        let replaced = slot != nil
-        slot = job
-        condition.broadcast()
+        var replaced = false
+        mail { replaced = slot != nil; slot = job }
         return replaced
+    }
+
+    /// Changes the mailbox (under the lock, waking the thread) unless the worker is stopping
+    /// or ending.
+    private func mail(_ change: () -> Void) {
+        condition.lock(); defer { condition.unlock() }
+        guard !stopping && !finishing else { return }
+        change()
+        condition.broadcast()
     }
 
     /// True once `stop` was called: a long job returns when it sees it.
