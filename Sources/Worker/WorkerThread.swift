@@ -27,7 +27,8 @@ public final class WorkerThread: @unchecked Sendable {
     private var stopping = false
     private var finishing = false
     private var ended = false
-    /// The thread's name (`Thread.current.name` inside a job; in `top -H` and core dumps).
+    /// The thread's name, given to Foundation's `Thread` (best effort: corelibs Foundation does
+    /// not always show it in `Thread.current.name` inside a job).
     public let name: String
 
     /// Starts the thread, idle until a job comes. The thread keeps the worker alive until it
@@ -129,8 +130,9 @@ public final class WorkerThread: @unchecked Sendable {
     }
 
     private func run() {
-        // Named from the thread itself: corelibs Foundation does not apply a name set before
-        // `start` (the thread kept its creator's, e.g. "oot.default-qos").
+        // Named again from the thread itself: with corelibs Foundation, `Thread.current` early
+        // in a new thread is not always the object named before `start`, and a job then read
+        // its creator's name ("oot.default-qos").
         Thread.current.name = name
         condition.lock()
         while true {

@@ -13,17 +13,22 @@ import Worker
         var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
     }
 
+    /// The calling thread's identity (`pthread_self`).
+    static func thread() -> String { "\(pthread_self())" }
+
     /// A job that says it started, then waits for the gate.
     static func blocking(_ log: Log, started: DispatchSemaphore, gate: DispatchSemaphore) -> WorkerThread.Job {
         { log.add("blocker"); started.signal(); gate.wait(); log.add("blocker done") }
     }
 
+    /// Every job on the worker's one thread, never the caller's, in order.
     @Test func runsQueuedJobsInOrderOnItsOwnThread() {
         let w = WorkerThread(name: "test-worker")
-        let log = Log()
-        for k in 1...3 { w.submit { log.add("\(k) on \(Thread.current.name ?? "?")") } }
+        let log = Log(), threads = Log()
+        for k in 1...3 { w.submit { log.add("\(k)"); threads.add(Self.thread()) } }
         w.waitUntilIdle()
-        #expect(log.all == ["1 on test-worker", "2 on test-worker", "3 on test-worker"])
+        #expect(log.all == ["1", "2", "3"])
+        #expect(Set(threads.all).count == 1 && threads.all.first != Self.thread() && w.name == "test-worker")
         #expect(w.stop(waitingUpToMs: 10_000) && w.hasEnded)
     }
 
@@ -76,12 +81,12 @@ import Worker
         #expect(log.all == ["ran"])
     }
 
-    /// `once`: one job on its own named thread, which then ends by itself.
+    /// `once`: one job on a thread of its own, which then ends by itself.
     @Test func onceRunsItsJobThenEnds() {
         let log = Log()
-        let w = WorkerThread.once(name: "test-once") { log.add(Thread.current.name ?? "?") }
+        let w = WorkerThread.once(name: "test-once") { log.add(Self.thread()) }
         #expect(w.waitUntilEnded(ms: 10_000))
-        #expect(log.all == ["test-once"])
+        #expect(log.all.count == 1 && log.all.first != Self.thread())
         #expect(!w.submit { log.add("after") })
     }
 }
