@@ -42,19 +42,21 @@ let package = Package(
         // debug binary on every clip, and unoptimised Swift there spent over half of a run's CPU
         // in generic-metadata lookups and bounds-checked loops (perf on `analyze approach.avi`,
         // DECISIONS 2026-12-02). `-enable-testing` still applies, so `@testable import` works.
-        .target(name: "Localization", dependencies: ["CICUPlural"]),
+        .target(name: "JSON"),   // the one JSON value type and writer (imports nothing; DESIGN.md "Package layout")
+        .target(name: "Localization", dependencies: ["CICUPlural", "JSON"]),
         .target(name: "CaptureModel"),   // value types the modules exchange (DESIGN.md "Package layout")
-        .target(name: "CaptureFlow", dependencies: ["CaptureModel"]),
+        .target(name: "CaptureFlow", dependencies: ["CaptureModel", "JSON"]),
         .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg"], swiftSettings: hotPath),
         .target(name: "Digest", dependencies: ["CCrypto"]),
-        .target(name: "Spawn"),   // the one spawn primitive (ChildProcess), for the app and the tests
-        .target(name: "Evidence"),
+        .target(name: "Spawn"),
+        .target(name: "Worker"),   // the one worker-thread primitive (WorkerThread), for FaceAnalysis and the app   // the one spawn primitive (ChildProcess), for the app and the tests
+        .target(name: "Evidence", dependencies: ["JSON"]),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureModel"]),
-        .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureModel"], swiftSettings: hotPath),
+        .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureModel", "Worker"], swiftSettings: hotPath),
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization"], swiftSettings: hotPath),
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureModel", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
-                               "Digest", "Evidence", "Spawn"]),
+                               "Digest", "Evidence", "Spawn", "JSON", "Worker"]),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
         // MARK: Benchmark drivers (Benchmarks/: the one home of the benchmarks, run by `make bench`)
         // bench-ui: render + send capture frames on a pty (Benchmarks/ui.sh); also the
@@ -66,6 +68,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Spawn"], path: "Sources/TestSupport"),
         // A scripted V4L2 device behind Camera's syscall seam, for CameraTests and SelfieCaptureAppTests.
         .target(name: "FakeV4L2", dependencies: ["Camera", "CV4L2", "Media", "CaptureModel"], path: "Sources/FakeV4L2"),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
+        .testTarget(name: "WorkerTests", dependencies: ["Worker"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
         .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),

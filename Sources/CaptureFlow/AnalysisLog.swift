@@ -1,3 +1,5 @@
+import JSON
+
 /// The analysis log (`analyze` and `capture --analysis-log`): one JSON object per analysed frame.
 public enum AnalysisLog {
     /// One JSON line (no trailing newline):
@@ -14,47 +16,45 @@ public enum AnalysisLog {
     /// `quality` (when computed) the quality vector, `{"InterEyeDistance": {"raw": 96.4, "score": 83}, …}`
     /// in `QualityMeasure` order (`qualityJSON`).
     public static func jsonLine(_ a: FrameAnalysis, _ g: GuidanceResult) -> String {
-        var s = "{\"frame\":\(a.frameIndex),\"t_ms\":\(a.timestampMs),\"faces\":["
-        for (k, f) in a.faces.enumerated() {
-            if k > 0 { s += "," }
-            s += "{\"x\":\(num(f.box.x)),\"y\":\(num(f.box.y)),\"w\":\(num(f.box.w)),\"h\":\(num(f.box.h))"
-            s += ",\"score\":\(num(f.score, places: 3)),\"yaw\":\(num(f.yaw)),\"pitch\":\(num(f.pitch)),\"roll\":\(num(f.roll))"
-            if let d = f.detectorBox {
-                s += ",\"detection\":{\"x\":\(num(d.x)),\"y\":\(num(d.y)),\"w\":\(num(d.w)),\"h\":\(num(d.h))}"
-            } else {
-                s += ",\"detection\":null"
-            }
-            s += "}"
-        }
-        s += "],\"brightness\":\(num(a.brightness)),\"sharpness\":\(num(a.sharpness))"
-        s += ",\"eyesOpen\":" + (g.eyesOpen.map { $0 ? "true" : "false" } ?? "null")
-        if let b = a.sceneBrightness { s += ",\"sceneBrightness\":\(num(b))" }
-        s += ",\"placed\":\(g.isPlaced)"
-        s += ",\"shortfalls\":[" + g.shortfalls.map { "{\"hint\":\"\($0.hint.rawValue)\",\"measure\":\"\($0.measure)\",\"value\":\(num($0.value, places: 4)),\"limit\":\(num($0.limit, places: 4))}" }.joined(separator: ",") + "]"
-        s += ",\"status\":\"\(g.status.rawValue)\",\"distance\":\"\(g.distance.rawValue)\""
-        s += ",\"positions\":[" + g.positions.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
-        s += ",\"poses\":[" + g.poses.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
-        s += ",\"hint\":\"\(g.hint.rawValue)\""
-        if let q = a.quality { s += ",\"quality\":" + qualityJSON(q) }
-        return s + "}"
+        JSONWriter.text(json(a, g), keys: .asGiven)
     }
 
-    /// The vector as one JSON object: each measure's raw value (px and degrees to 0.1, other
-    /// units to 4 decimals; null when not assessed) and 0…100 score (null when not assessed).
-    public static func qualityJSON(_ q: QualityVector) -> String {
-        "{" + q.components.map { c in
+    /// The line's value, members in the documented order.
+    public static func json(_ a: FrameAnalysis, _ g: GuidanceResult) -> JSONValue {
+        func box(_ r: Rect) -> [JSONMember] { [.init("x", num(r.x)), .init("y", num(r.y)), .init("w", num(r.w)), .init("h", num(r.h))] }
+        var line: [JSONMember] = [.init("frame", .int(a.frameIndex)), .init("t_ms", .int(a.timestampMs))]
+        line.append(.init("faces", .array(a.faces.map { f in
+            .object(box(f.box) + [.init("score", num(f.score, places: 3)), .init("yaw", num(f.yaw)), .init("pitch", num(f.pitch)),
+                                  .init("roll", num(f.roll)), .init("detection", f.detectorBox.map { .object(box($0)) } ?? .null)])
+        })))
+        line += [.init("brightness", num(a.brightness)), .init("sharpness", num(a.sharpness)), .init("eyesOpen", .bool(g.eyesOpen))]
+        if let b = a.sceneBrightness { line.append(.init("sceneBrightness", num(b))) }
+        line.append(.init("placed", .bool(g.isPlaced)))
+        line.append(.init("shortfalls", .array(g.shortfalls.map {
+            ["hint": .string($0.hint.rawValue), "measure": .string($0.measure), "value": num($0.value, places: 4), "limit": num($0.limit, places: 4)]
+        })))
+        line += [.init("status", .string(g.status.rawValue)), .init("distance", .string(g.distance.rawValue)),
+                 .init("positions", .strings(g.positions.map(\.rawValue))), .init("poses", .strings(g.poses.map(\.rawValue))),
+                 .init("hint", .string(g.hint.rawValue))]
+        if let q = a.quality { line.append(.init("quality", qualityJSON(q))) }
+        return .object(line)
+    }
+
+    /// The vector as one JSON object, in `QualityMeasure` order: each measure's raw value (px and
+    /// degrees to 0.1, other units to 4 decimals; null when not assessed) and 0…100 score (null
+    /// when not assessed).
+    public static func qualityJSON(_ q: QualityVector) -> JSONValue {
+        .object(q.components.map { c in
             let places = ["px", "deg", "luma^2"].contains(c.measure.unit) ? 1 : 4
-            return "\"\(c.measure.rawValue)\":{\"raw\":\(num(c.raw, places: places)),\"score\":\(c.score.map(String.init) ?? "null")}"
-        }.joined(separator: ",") + "}"
+            return JSONMember(c.measure.rawValue, ["raw": num(c.raw, places: places), "score": .int(c.score)])
+        })
     }
 
-    /// A JSON number rounded to `places` decimals; `null` for nil, NaN or infinity.
-    static func num(_ v: Double?, places: Int = 1) -> String {
-        guard let v, v.isFinite else { return "null" }
+    /// A number rounded to `places` decimals; `null` for nil (and, when written, for NaN or infinity).
+    static func num(_ v: Double?, places: Int = 1) -> JSONValue {
+        guard let v, v.isFinite else { return .null }
         var p = 1.0
         for _ in 0..<places { p *= 10 }
-        let r = (v * p).rounded() / p
-        if r == r.rounded(), abs(r) < 1e15 { return String(Int(r)) }
-        return "\(r)"
+        return .double((v * p).rounded() / p)
     }
 }

@@ -1,3 +1,5 @@
+import JSON
+
 /// The active challenge inside the capture flow (issue #25; the step logic is `ChallengeJudge`).
 ///
 /// **Order**: the recording starts as without a challenge (a still, placed face: the countdown,

@@ -1,5 +1,6 @@
 // The capture flow as a value type: events in, effects out (DESIGN.md "Conventions"; the shape of
 import CaptureModel
+import JSON
 // swift-nio's protocol-negotiation state machine). No clock, no I/O: time arrives as
 // `Event.tick(nowMs:)`, and every side effect is an `Effect` the runtime carries out.
 

@@ -2,6 +2,8 @@
 // the Mobai delegate callbacks). The state machine returns them in `Transition.events`; the app writes
 // them as JSON Lines (`--events`).
 
+import JSON
+
 /// The name of a reported event, exactly as written in the event log.
 public enum EventName: String, Sendable, CaseIterable, Codable {
     case instructionsShown, cameraPermissionShown, cameraPermissionRequested, cameraPermissionAccepted
@@ -44,24 +46,10 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     case qualityAccepted
 }
 
-/// A JSON value for an event field.
-public enum JSONValue: Sendable, Equatable {
-    case int(Int)
-    case double(Double)
-    case string(String)
-    case bool(Bool)
-    case array([JSONValue])
-    /// An object, its members in the given order (e.g. one of `qualityAccepted`'s shortfalls).
-    case object([EventField])
-    case null
-}
-
-/// One event field, kept in insertion order so log lines are stable.
-public struct EventField: Sendable, Equatable {
-    public var key: String
-    public var value: JSONValue
-    public init(_ key: String, _ value: JSONValue) { self.key = key; self.value = value }
-}
+/// One event field, kept in insertion order so log lines are stable (the event stream is
+/// written with `JSONWriter`'s `.asGiven` order). A nested object's members (`JSONValue.object`)
+/// are `EventField`s too.
+public typealias EventField = JSONMember
 
 /// One reported event: its name, the time it happened (ms, from the injected clock) and its fields.
 public struct FlowEvent: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// `manifest.json`: what a capture's output folder holds and where it came from, so a
 /// verification server can check that the files belong together and refuse a replay
@@ -34,14 +35,14 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var startedAt: String
     public var endedAt: String
     /// The settings used, as written in result.json's `settings`.
-    public var settings: JSONNode
+    public var settings: JSONValue
     public var source: SourceRecord
     /// Every file of the folder except `manifest.json`, sorted by path.
     public var files: [FileRecord]
     /// SHA-256 of result.json as written (lowercase hex); equal to its entry in `files`.
     public var resultSha256: String
 
-    public init(app: String, appVersion: String, startedAt: Date, endedAt: Date, settings: JSONNode,
+    public init(app: String, appVersion: String, startedAt: Date, endedAt: Date, settings: JSONValue,
                 source: SourceRecord, files: [FileRecord], resultSha256: String) {
         self.schemaVersion = Self.currentSchemaVersion
         self.app = app; self.appVersion = appVersion
@@ -59,12 +60,12 @@ public struct Manifest: Codable, Equatable, Sendable {
         return f.string(from: date)
     }
 
-    /// The JSON text written to disk: pretty-printed, keys sorted, slashes unescaped, ending
-    /// in a newline.
+    /// The JSON text written to disk: this document's `Codable` form (`JSONValueEncoder`)
+    /// written by `JSONWriter`, pretty-printed, keys sorted, ending in a newline (the same text
+    /// Foundation's JSONEncoder wrote with `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`).
+    /// Reading (`decode`) stays Foundation's JSONDecoder.
     public func encoded() throws -> [UInt8] {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return Array(try e.encode(self)) + [0x0A]
+        Array((JSONWriter.text(try JSONValueEncoder.encode(self), layout: .pretty) + "\n").utf8)
     }
 
     /// Parses and checks a manifest.

@@ -1,6 +1,7 @@
 import CaptureModel
 import Foundation
 import Media
+import Worker
 
 /// A frame handed to the analysis thread.
 public struct AnalysisJob: Sendable {
@@ -35,17 +36,14 @@ extension FaceAnalyzer {
 /// replaces a frame that has not started yet (the newest frame wins; the replaced one is dropped
 /// and counted). Each result carries its frame's index and timestamp (`FrameAnalysis.frameIndex`).
 /// Results are delivered with `onResult` on the analysis thread, or collected with `takeResults()`.
+/// The thread is a `WorkerThread` named `face-analysis` (frames go in its slot, actions in its queue).
 public final class AsyncFaceAnalyzer: @unchecked Sendable {
     /// The work done per frame (e.g. `FaceAnalyzer.analyze`); called only on the analysis thread.
     public typealias Work = (AnalysisJob) throws -> FrameAnalysis
 
-    private let condition = NSCondition()
-    private var pending: AnalysisJob?
-    private var actions: [() -> Void] = []
+    private let worker = WorkerThread(name: "face-analysis")
+    private let lock = NSLock()
     private var results: [Result<FrameAnalysis, AnalysisFailure>] = []
-    private var stopped = false
-    private var busy = false
-    private var thread: Thread?
     private var _dropped = 0
     private var _analysed = 0
     private let work: Work
@@ -65,113 +63,61 @@ public final class AsyncFaceAnalyzer: @unchecked Sendable {
     public init(work: @escaping Work, onResult: (@Sendable (Result<FrameAnalysis, AnalysisFailure>) -> Void)? = nil) {
         self.work = work
         self.onResult = onResult
-        let t = Thread { [weak self] in self?.run() }
-        t.name = "face-analysis"
-        thread = t
-        t.start()
     }
 
-    deinit { stop() }
+    deinit { worker.stop() }
 
     /// Offers a frame; returns at once. A frame still waiting is replaced (and counted as dropped).
     public func submit(_ job: AnalysisJob) {
-        condition.lock()
-        if pending != nil { _dropped += 1 }
-        pending = job
-        condition.signal()
-        condition.unlock()
+        let replaced = worker.offer { [weak self] in self?.analyse(job) }
+        if replaced { lock.lock(); _dropped += 1; lock.unlock() }
     }
 
     /// Runs `action` on the analysis thread before the next frame (in submission order). Use it to
     /// change the analyzer the work closure owns, e.g. to hand it the landmark model once
     /// `LandmarkModelLoader` has loaded it: `async.runOnAnalysisThread { analyzer.landmarks = model }`.
     public func runOnAnalysisThread(_ action: @escaping @Sendable () -> Void) {
-        condition.lock()
-        actions.append(action)
-        condition.signal()
-        condition.unlock()
+        worker.submit(action)
     }
 
     /// Results finished since the last call, oldest first.
     public func takeResults() -> [Result<FrameAnalysis, AnalysisFailure>] {
-        condition.lock(); defer { condition.unlock() }
+        lock.lock(); defer { lock.unlock() }
         let r = results
         results = []
         return r
     }
 
     /// Frames replaced before they were analysed.
-    public var droppedCount: Int { condition.lock(); defer { condition.unlock() }; return _dropped }
+    public var droppedCount: Int { lock.lock(); defer { lock.unlock() }; return _dropped }
     /// Frames analysed (successfully or not).
-    public var analysedCount: Int { condition.lock(); defer { condition.unlock() }; return _analysed }
+    public var analysedCount: Int { lock.lock(); defer { lock.unlock() }; return _analysed }
 
     /// Blocks until no frame is pending or in progress (for tests and draining a file at its end).
-    public func waitUntilIdle() {
-        condition.lock()
-        while pending != nil || busy || !actions.isEmpty { condition.wait() }
-        condition.unlock()
-    }
+    public func waitUntilIdle() { worker.waitUntilIdle() }
 
     /// Stops the thread after the frame in progress; pending frames are dropped.
-    public func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    public func stop() { worker.stop() }
 
     /// Stops the thread and waits (at most `ms` milliseconds) until the frame in progress is
     /// done, so the process can exit: returning from `main` while the thread is still inside
     /// dlib ran C++ destructors under it ("double free or corruption" and exit 134 on a realtime
-    /// run's end, seen once in a clean-clone CI run under load).
+    /// run's end, seen once in a clean-clone CI run under load). `WorkerThread.stop(waitingUpToMs:)`.
     /// - Returns: false when the frame in progress outlasted `ms`.
     @discardableResult
-    public func stop(waitingUpToMs ms: Int) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: Double(ms) / 1000)
-        condition.lock(); defer { condition.unlock() }
-        stopped = true
-        condition.broadcast()
-        while busy {
-            if !condition.wait(until: deadline) { return !busy }
+    public func stop(waitingUpToMs ms: Int) -> Bool { worker.stop(waitingUpToMs: ms) }
+
+    /// One frame, on the analysis thread.
+    private func analyse(_ job: AnalysisJob) {
+        let result: Result<FrameAnalysis, AnalysisFailure>
+        do { result = .success(try work(job)) } catch {
+            result = .failure(AnalysisFailure(frameIndex: job.frameIndex, message: "\(error)"))
         }
-        return true
-    }
-
-    private func run() {
-        while true {
-            condition.lock()
-            while pending == nil && actions.isEmpty && !stopped { condition.wait() }
-            if stopped { condition.unlock(); return }
-            if !actions.isEmpty {
-                let todo = actions
-                actions = []
-                busy = true
-                condition.unlock()
-                for a in todo { a() }
-                condition.lock()
-                busy = false
-                condition.broadcast()
-                condition.unlock()
-                continue
-            }
-            guard let job = pending else { condition.unlock(); continue }
-            pending = nil
-            busy = true
-            condition.unlock()
-
-            let result: Result<FrameAnalysis, AnalysisFailure>
-            do { result = .success(try work(job)) } catch {
-                result = .failure(AnalysisFailure(frameIndex: job.frameIndex, message: "\(error)"))
-            }
-            onResult?(result)
-
-            condition.lock()
-            busy = false
-            _analysed += 1
-            if onResult == nil { results.append(result) }
-            condition.broadcast()
-            condition.unlock()
-        }
+        onResult?(result)
+        lock.lock()
+        _analysed += 1
+        if onResult == nil { results.append(result) }
+        lock.unlock()
     }
 }
 
@@ -192,7 +138,7 @@ public enum LandmarkModelLoader {
     public static func loadInBackground(path: String = DlibShapePredictor.defaultModelPath,
                                         clockMs: @escaping @Sendable () -> Int = { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) },
                                         progress: @escaping @Sendable (Progress) -> Void) {
-        let t = Thread {
+        WorkerThread.once(name: "landmark-model-load") {
             progress(.started(path: path))
             let t0 = clockMs()
             do {
@@ -204,7 +150,5 @@ public enum LandmarkModelLoader {
                 progress(.failed(.modelLoad(path: path, message: "\(error)"), milliseconds: clockMs() - t0))
             }
         }
-        t.name = "landmark-model-load"
-        t.start()
     }
 }

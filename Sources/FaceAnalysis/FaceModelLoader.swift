@@ -1,4 +1,5 @@
 import Foundation
+import Worker
 
 /// Loads both face models off the calling thread (issue #16, "first screen at once"): dlib's
 /// HOG detector (350–460 ms to decode without its cache, ~3 ms with it) and the 68-point landmark
@@ -19,16 +20,19 @@ public enum FaceModelLoader {
         case cacheDone(detector: ModelCache.Use, landmarks: ModelCache.Use)
     }
 
-    /// Starts loading on a new thread named `face-model-load`.
+    /// Starts loading on a new thread named `face-model-load` (`WorkerThread.once`).
+    /// - Returns: the thread, for a bounded wait at exit (`stop(waitingUpToMs:)`: a load still
+    ///   inside dlib when the process exits would run C++ destructors under it).
     /// - Parameters:
     ///   - path: the landmark model file.
     ///   - cacheDirectory: `ModelCache.directory()` by default; nil: no cache.
     ///   - clockMs: monotonic milliseconds.
+    @discardableResult
     public static func loadInBackground(path: String = DlibShapePredictor.defaultModelPath,
                                         cacheDirectory: String? = ModelCache.directory(),
                                         clockMs: @escaping @Sendable () -> Int = { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) },
-                                        progress: @escaping @Sendable (Progress) -> Void) {
-        let t = Thread {
+                                        progress: @escaping @Sendable (Progress) -> Void) -> WorkerThread {
+        WorkerThread.once(name: "face-model-load") {
             let t0 = clockMs()
             let detector: DlibHOGDetector
             do { detector = try DlibHOGDetector(cacheDirectory: cacheDirectory) } catch {
@@ -45,7 +49,5 @@ public enum FaceModelLoader {
                 progress(.failed(.modelLoad(path: path, message: "\(error)"), milliseconds: clockMs() - t0))
             }
         }
-        t.name = "face-model-load"
-        t.start()
     }
 }

@@ -214,26 +214,3 @@ public enum JSONReader {
         }
     }
 }
-
-/// Writing JSON strings: the one escaper of the project (the event log, `strings dump`,
-/// String Catalogs). RFC 8259 escapes, controls as `\u00XX`, and U+2028/U+2029 escaped too
-/// for JavaScript readers.
-public enum JSONString {
-    /// `s` as a JSON string literal, quotes included.
-    public static func literal(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029:
-                out += "\\u" + hex4(UInt16(u.value)).lowercased()
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
-}

@@ -1,3 +1,5 @@
+import JSON
+
 /// Writes string tables back out: `.strings` text, XML property lists (`.stringsdict`) and
 /// String Catalogs (`.xcstrings`). Each writer's output reads back, with this engine's readers
 /// and with Foundation's `PropertyListSerialization`, to the table it was given.
@@ -114,24 +116,24 @@ public enum StringsWriter {
     public static func catalog(sourceLanguage: String, tables: [String: [String: LocalizedText]]) -> String {
         var keys = Set<String>()
         for t in tables.values { keys.formUnion(t.keys) }
-        var strings: [(String, JSON)] = []
+        var strings: [JSONMember] = []
         for key in keys.sorted() {
-            var locs: [(String, JSON)] = []
+            var locs: [JSONMember] = []
             for lang in tables.keys.sorted() {
                 guard let text = tables[lang]?[key] else { continue }
-                locs.append((lang, localization(text)))
+                locs.append(JSONMember(lang, localization(text)))
             }
-            strings.append((key, .object([("localizations", .object(locs))])))
+            strings.append(JSONMember(key, ["localizations": .object(locs)]))
         }
-        let root = JSON.object([("sourceLanguage", .string(sourceLanguage)), ("strings", .object(strings)), ("version", .string("1.0"))])
-        var out = ""
-        root.write(indent: 0, into: &out)
-        return out + "\n"
+        let root: JSONValue = ["sourceLanguage": .string(sourceLanguage), "strings": .object(strings), "version": "1.0"]
+        // Xcode's layout (`"key" : value`, two-space indent) is Foundation's pretty layout; the
+        // order is the one made here (Xcode's).
+        return JSONWriter.text(root, keys: .asGiven, layout: .pretty) + "\n"
     }
 
-    static func unit(_ value: String) -> JSON { .object([("stringUnit", .object([("state", .string("translated")), ("value", .string(value))]))]) }
+    static func unit(_ value: String) -> JSONValue { ["stringUnit": ["state": "translated", "value": .string(value)]] }
 
-    static func localization(_ text: LocalizedText) -> JSON {
+    static func localization(_ text: LocalizedText) -> JSONValue {
         switch text {
         case .plain(let s): return unit(s)
         case .plural(let e):
@@ -147,21 +149,22 @@ public enum StringsWriter {
                 }
             }
             walk(e.format, first: 1, depth: 0)
-            var subs: [(String, JSON)] = []
+            var subs: [JSONMember] = []
             for (name, v) in e.variables.sorted(by: { $0.key < $1.key }) {
-                var fields: [(String, JSON)] = []
-                if let a = argNums[name] { fields.append(("argNum", .number(a))) }
-                if let t = v.valueType { fields.append(("formatSpecifier", .string(String(t.text.dropFirst())))) }
-                var plural: [(String, JSON)] = []
+                var fields: [JSONMember] = []
+                if let a = argNums[name] { fields.append(JSONMember("argNum", .int(a))) }
+                if let t = v.valueType { fields.append(JSONMember("formatSpecifier", .string(String(t.text.dropFirst())))) }
+                var plural: [JSONMember] = []
                 for c in PluralCategory.allCases {
                     guard let s = v.variants[c] else { continue }
-                    plural.append((c.rawValue, unit(v.valueType.map { withArg(s, valueType: $0) } ?? s)))
+                    plural.append(JSONMember(c.rawValue, unit(v.valueType.map { withArg(s, valueType: $0) } ?? s)))
                 }
-                fields.append(("variations", .object([("plural", .object(plural))])))
-                subs.append((name, .object(fields)))
+                fields.append(JSONMember("variations", ["plural": .object(plural)]))
+                subs.append(JSONMember(name, .object(fields)))
             }
-            guard case .object(let u) = unit(e.format) else { return unit(e.format) }
-            return .object(u + [("substitutions", .object(subs))])
+            var u = unit(e.format)
+            u.set("substitutions", .object(subs))
+            return u
         }
     }
 
@@ -183,28 +186,5 @@ public enum StringsWriter {
             }
         }
         return out
-    }
-
-    /// A JSON tree written the way Xcode writes catalogs (`"key" : value`, two-space indent).
-    indirect enum JSON {
-        case string(String), number(Int), object([(String, JSON)])
-
-        func write(indent: Int, into out: inout String) {
-            switch self {
-            case .string(let s): out += quote(s)
-            case .number(let n): out += String(n)
-            case .object(let members):
-                if members.isEmpty { out += "{\n\n" + String(repeating: "  ", count: indent) + "}"; return }
-                out += "{\n"
-                for (k, (name, v)) in members.enumerated() {
-                    out += String(repeating: "  ", count: indent + 1) + quote(name) + " : "
-                    v.write(indent: indent + 1, into: &out)
-                    out += k + 1 < members.count ? ",\n" : "\n"
-                }
-                out += String(repeating: "  ", count: indent) + "}"
-            }
-        }
-
-        func quote(_ s: String) -> String { JSONString.literal(s) }
     }
 }

@@ -1,5 +1,6 @@
 import CaptureFlow
 import Foundation
+import JSON
 import Spawn
 import Localization
 import Media

@@ -2,6 +2,7 @@ import CaptureFlow
 import FaceAnalysis
 import Foundation
 import Media
+import Worker
 
 /// From a frame to a judged frame, and the only owner of what that takes: the face models
 /// (loaded on their own thread by `FaceModelLoader`, after the first screen), the analyzer (on
@@ -16,6 +17,8 @@ final class AnalysisPipeline {
     private var resetTracking: () -> Void = {}
     private var worker: AsyncFaceAnalyzer?
     let modelState = ModelLoadState()
+    /// The models' loading thread (it also writes an empty cache after handing the models over).
+    private var loader: WorkerThread?
     /// The machine asked for the models (`loadModel`); the loader starts after the first draw.
     private var loaderPending = false
     /// The models' outcome was handed to the runtime (`poll`).
@@ -49,13 +52,11 @@ final class AnalysisPipeline {
         guard loaderPending else { return }
         loaderPending = false
         let state = modelState
-        FaceModelLoader.loadInBackground { progress in
+        loader = FaceModelLoader.loadInBackground { progress in
             switch progress {
-            case .loaded(let detector, let model, let ms):
-                state.cacheWritePending = model.cacheUse == .deferred
-                state.set(.loaded(detector, model, ms: ms))
+            case .loaded(let detector, let model, let ms): state.set(.loaded(detector, model, ms: ms))
             case .failed(let e, _): state.set(.failed(e))
-            case .cacheDone: state.cacheWritePending = false
+            case .cacheDone: break
             }
         }
     }
@@ -153,6 +154,13 @@ final class AnalysisPipeline {
         guidance.reset()
     }
 
+    /// At the end of the run, before the process exits: waits (at most `ms`) for the loading
+    /// thread to end, so that no half-written cache file stays behind (an empty cache's first
+    /// load writes it after handing the models over) and no load is inside dlib at exit.
+    /// - Returns: false when it outlasted `ms`.
+    @discardableResult
+    func waitForLoader(ms: Int) -> Bool { loader?.waitUntilEnded(ms: ms) ?? true }
+
     /// At the end of the run: the analysis thread stops, the log closes.
     func stop() {
         // The frame in progress finishes before the run ends (one takes < 0.1 s; 2 s on a
@@ -174,10 +182,4 @@ final class ModelLoadState: @unchecked Sendable {
     private var _value = Value.idle
     var value: Value { lock.lock(); defer { lock.unlock() }; return _value }
     func set(_ v: Value) { lock.lock(); _value = v; lock.unlock() }
-    private var _cacheWritePending = false
-    /// The landmark cache is being written after the models were handed over (empty cache).
-    var cacheWritePending: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return _cacheWritePending }
-        set { lock.lock(); _cacheWritePending = newValue; lock.unlock() }
-    }
 }

@@ -126,7 +126,7 @@ public final class CaptureRuntime {
         presenter.end()
         // A run over within a second of an empty cache's first load lets the landmark cache's
         // background write finish (at most 3 s), so no half-written temporary file stays behind.
-        for _ in 0..<300 where analysis.modelState.cacheWritePending { usleep(10_000) }
+        analysis.waitForLoader(ms: 3000)
         return RunReport(setup: setup, machine: machine, failure: failure, lastShownHint: lastShownHint)
             .finish(exitCode ?? .ok, warnings: warnings, stats: source.stats, recording: recording)
     }

@@ -1,4 +1,5 @@
 import CaptureFlow
+import JSON
 import Localization
 #if canImport(Glibc)
 import Glibc
@@ -57,26 +58,10 @@ public final class EventLog {
 
     deinit { close() }
 
-    /// The JSON object for `event`, without the newline.
+    /// The JSON object for `event`, without the newline: `event` and `t_ms` first, then the
+    /// fields in the machine's order (`JSONWriter`, `.asGiven`, compact).
     public static func jsonLine(_ event: FlowEvent) -> String {
-        var s = "{\"event\":" + quote(event.name.rawValue) + ",\"t_ms\":" + String(event.tMs)
-        for f in event.fields { s += "," + quote(f.key) + ":" + json(f.value) }
-        return s + "}"
+        JSONWriter.text(.object([EventField("event", .string(event.name.rawValue)), EventField("t_ms", .int(event.tMs))] + event.fields),
+                        keys: .asGiven)
     }
-
-    static func json(_ v: JSONValue) -> String {
-        switch v {
-        case .int(let i): return String(i)
-        case .double(let d): return d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)) : "null"
-        case .string(let s): return quote(s)
-        case .bool(let b): return b ? "true" : "false"
-        case .array(let a): return "[" + a.map(json).joined(separator: ",") + "]"
-        case .object(let members): return "{" + members.map { quote($0.key) + ":" + json($0.value) }.joined(separator: ",") + "}"
-        case .null: return "null"
-        }
-    }
-
-    /// A JSON string literal: `Localization.JSONString.literal`, the project's one JSON string
-    /// escaper (event log, `strings dump`, String Catalogs).
-    static func quote(_ s: String) -> String { JSONString.literal(s) }
 }

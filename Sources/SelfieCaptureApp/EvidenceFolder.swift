@@ -1,6 +1,7 @@
 import Digest
 import Evidence
 import Foundation
+import JSON
 import Media
 
 #if canImport(Glibc)
@@ -58,7 +59,7 @@ enum EvidenceFolder {
     /// - Throws: `MediaError.cannotCreateOutput`/`.writeFailed`; `DigestError` when a file of
     ///   the folder cannot be hashed (something else is writing there).
     @discardableResult
-    static func writeManifest(in folder: OutputFolder, settings: [String: Any], source: SourceRecord,
+    static func writeManifest(in folder: OutputFolder, settings: JSONValue, source: SourceRecord,
                               startedAt: Date, endedAt: Date) throws -> String {
         var files: [FileRecord] = []
         for o in try scan(folder.path) {
@@ -72,7 +73,7 @@ enum EvidenceFolder {
             throw MediaError.cannotCreateOutput(path: folder.file(Manifest.resultFileName), reason: "missing when the manifest was made")
         }
         let manifest = Manifest(app: ErrorReport.program, appVersion: Commands.version, startedAt: startedAt, endedAt: endedAt,
-                                settings: JSONNode(foundation: settings) ?? .null, source: source, files: files,
+                                settings: settings, source: source, files: files,
                                 resultSha256: result.sha256)
         return try folder.write(try manifest.encoded(), to: Manifest.fileName)
     }

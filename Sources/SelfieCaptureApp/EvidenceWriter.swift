@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import JSON
 import Media
 
 #if canImport(Glibc)
@@ -16,7 +17,7 @@ import Glibc
 struct EvidenceWriter {
     let folder: OutputFolder
     /// manifest.json's `settings` (`ResultWriter.settings`).
-    let settings: [String: Any]
+    let settings: JSONValue
     /// `--sign-key` (nil: unsigned).
     let signKey: String?
 

@@ -2,16 +2,27 @@ import Digest
 import Evidence
 import Foundation
 import Spawn
+import TerminalUI
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// OpenSSH's `ssh-keygen`, run as a child process and waited for (signing happens once, after
-/// the recording, and `verify` is a command line tool): its standard input from a file
-/// (`/dev/null` by default, so it never reads a passphrase from the terminal), its output and
-/// error into a private temporary folder, read once it has exited. `SSH_ASKPASS_REQUIRE=never`:
-/// no graphical passphrase prompt either.
+/// OpenSSH's `ssh-keygen`, run through the one spawn primitive (`Spawn.ChildProcess`) and
+/// waited for (signing happens once, after the recording, and `verify` is a command line tool):
+/// its standard input from a file (`/dev/null` by default), its output and error collected.
+/// `SSH_ASKPASS_REQUIRE=never`: no graphical passphrase prompt.
+///
+/// It runs in a session of its own (setsid: no controlling terminal), so it can never open
+/// `/dev/tty` to ask for a passphrase on the screen the capture owns (a key needing one must be
+/// in ssh-agent; DECISIONS 2026-12-02). For the same reason Ctrl-C at the terminal does not
+/// reach it: the capture's `SignalGuard` takes it, and a signal that ends the run
+/// (`SignalGuard.requested`) stops ssh-keygen at once (`stopWhen`) rather than after its
+/// time limit; the run then ends cancelled (130) and nothing half-signed stays.
+///
+/// Time limits (`Limit`): signing waits up to 120 s, since a hardware security key waits for a
+/// touch (a FIDO token gives up by itself after its own 15–30 s) and a key added with
+/// `ssh-add -c` for a confirmation; checking a signature involves no person (30 s).
 enum OpenSSH {
     struct Outcome {
         var status: Int32
@@ -19,41 +30,43 @@ enum OpenSSH {
         var err: String
     }
 
+    /// How long ssh-keygen may take, in seconds.
+    enum Limit {
+        /// `-Y sign`: a touch or a confirmation may be awaited.
+        static let signing: TimeInterval = 120
+        /// `-Y find-principals`, `-Y verify`: no person involved.
+        static let checking: TimeInterval = 30
+    }
+
     /// `ssh-keygen` found in `PATH`, else nil.
     static func keygen() -> String? { ChildProcess.which("ssh-keygen") }
 
-    /// Runs `ssh-keygen ARGS` to its end.
-    /// - Throws: `AppError.signingUnavailable` when ssh-keygen is not installed or cannot start.
-    static func keygen(_ arguments: [String], stdin: String = "/dev/null") throws -> Outcome {
+    /// Runs `ssh-keygen ARGS` to its end, or to `limit` seconds, or until a signal ends the run.
+    /// - Throws: `AppError.signingUnavailable` when ssh-keygen is not installed, cannot start or
+    ///   outlasted `limit`; `AppError.cancelled` when a signal (Ctrl-C) ended the run first.
+    static func keygen(_ arguments: [String], stdin: String = "/dev/null", limit: TimeInterval) throws -> Outcome {
         guard let exe = keygen() else {
             throw AppError.signingUnavailable(reason: "ssh-keygen not found in PATH (Debian: apt-get install openssh-client)")
         }
-        let dir = try TemporaryFolder()
-        defer { dir.remove() }
-        let outPath = dir.path + "/out", errPath = dir.path + "/err"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if let closefrom = ChildProcess.addClosefrom { _ = closefrom(&actions, 3) }
+        let input = open(stdin, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw AppError.unreadable(path: stdin, reason: String(cString: strerror(errno))) }
+        defer { close(input) }
         var env = ProcessInfo.processInfo.environment
         env["SSH_ASKPASS_REQUIRE"] = "never"
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in envp { free(p) } }
-        let argv = ([exe] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, exe, &actions, nil, argv, envp)
-        guard rc == 0 else { throw AppError.signingUnavailable(reason: "cannot start \(exe): \(String(cString: strerror(rc)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let code: Int32 = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        func text(_ p: String) -> String {
-            String(decoding: FileManager.default.contents(atPath: p) ?? Data(), as: UTF8.self)
+        let r: ChildProcess.Result
+        do {
+            r = try ChildProcess.run(exe, arguments, environment: env, stdin: .descriptor(input), timeout: limit, newSession: true,
+                                     stopWhen: { SignalGuard.requested.load(ordering: .relaxed) != 0 })
+        } catch {
+            throw AppError.signingUnavailable(reason: "cannot start \(exe): \(error)")
         }
-        return Outcome(status: code, out: text(outPath), err: text(errPath))
+        if r.stopped { throw AppError.cancelled }
+        if r.timedOut {
+            let what = arguments.first == "-Y" && arguments.count > 1 ? "ssh-keygen -Y \(arguments[1])" : "ssh-keygen"
+            throw AppError.signingUnavailable(reason: "\(what) did not finish within \(Int(limit)) s and was stopped"
+                + (arguments.contains("sign") ? " (a hardware key waits for its touch, a key added with 'ssh-add -c' for its confirmation)" : ""))
+        }
+        return Outcome(status: r.code, out: String(decoding: r.out, as: UTF8.self), err: String(decoding: r.err, as: UTF8.self))
     }
 
     /// A folder made by mkdtemp (mode 0700) under TMPDIR or /tmp, removed with its files.
@@ -105,7 +118,7 @@ enum ManifestSigner {
         guard FileManager.default.createFile(atPath: data, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
             throw AppError.signingUnavailable(reason: "cannot write a temporary copy in \(dir.path)")
         }
-        let r = try OpenSSH.keygen(["-Y", "sign", "-f", key, "-n", namespace, data])
+        let r = try OpenSSH.keygen(["-Y", "sign", "-f", key, "-n", namespace, data], limit: OpenSSH.Limit.signing)
         guard r.status == 0, let sig = FileManager.default.contents(atPath: data + ".sig") else {
             throw classify(r.err, key: key)
         }
@@ -163,14 +176,14 @@ enum SignatureCheck {
         guard info.namespace == SSHSignatureInfo.manifestNamespace else {
             return .failure(.wrongNamespace(info.namespace))
         }
-        let found = try OpenSSH.keygen(["-Y", "find-principals", "-s", sigPath, "-f", allowedSigners])
+        let found = try OpenSSH.keygen(["-Y", "find-principals", "-s", sigPath, "-f", allowedSigners], limit: OpenSSH.Limit.checking)
         let principals = found.out.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
         guard found.status == 0, !principals.isEmpty else {
             return .failure(.unknownSigner(keyType: info.keyType, fingerprint: fp, allowedSigners: allowedSigners))
         }
         for p in principals {
             let r = try OpenSSH.keygen(["-Y", "verify", "-f", allowedSigners, "-I", p, "-n", SSHSignatureInfo.manifestNamespace,
-                                        "-s", sigPath], stdin: manifest)
+                                        "-s", sigPath], stdin: manifest, limit: OpenSSH.Limit.checking)
             if r.status == 0 { return .success(Signer(principal: p, keyType: info.keyType, fingerprint: fp)) }
         }
         return .failure(.doesNotMatch(principal: principals[0]))

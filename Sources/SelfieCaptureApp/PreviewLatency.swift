@@ -1,3 +1,5 @@
+import JSON
+
 /// Camera-to-screen latency of the preview (issue #16): for each frame whose preview was
 /// written to the terminal, the time from its capture (`VideoFrame.captureMicros`: the V4L2
 /// buffer timestamp, or the due time of a paced file frame) to the end of the draw that wrote it
@@ -38,8 +40,8 @@ struct PreviewLatency {
     }
 
     /// result.json's `previewLatency` (see the type's doc), or nil without samples.
-    func json(from: String) -> [String: Any]? {
+    func json(from: String) -> JSONValue? {
         guard let p50 = percentileMs(0.5), let p95 = percentileMs(0.95), let max = percentileMs(1) else { return nil }
-        return ["p50Ms": p50, "p95Ms": p95, "maxMs": max, "samples": count, "from": from]
+        return ["p50Ms": .double(p50), "p95Ms": .double(p95), "maxMs": .double(max), "samples": .int(count), "from": .string(from)]
     }
 }

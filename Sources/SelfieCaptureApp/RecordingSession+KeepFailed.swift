@@ -2,6 +2,7 @@ import Camera
 import CaptureFlow
 import Evidence
 import Foundation
+import JSON
 import Media
 
 #if canImport(Glibc)
@@ -29,33 +30,22 @@ extension RecordingSession {
     /// Writes the kept frames into `folder/failed/`.
     /// - Returns: result.json's `failedAttempts` (empty without `--keep-failed`).
     /// - Throws: `MediaError` when a file cannot be written.
-    func writeFailedAttempts(in folder: OutputFolder) throws -> [[String: Any]] {
+    func writeFailedAttempts(in folder: OutputFolder) throws -> [JSONValue] {
         guard setup.keepFailed, !failedAttempts.isEmpty else { return [] }
-        var out: [[String: Any]] = []
+        var out: [JSONValue] = []
         var madeFolder = false
         for a in failedAttempts {
-            var frames: [[String: Any]] = []
+            var frames: [JSONValue] = []
             for (k, f) in a.frames.enumerated() {
                 if !madeFolder { _ = try folder.subfolder(Self.failedFolder); madeFolder = true }
                 let name = "\(Self.failedFolder)/attempt-\(a.attempt)-\(k + 1)-\(f.hint).jpg"
                 let (bytes, _) = try FrameCollector.encode(f.frame, faceBox: nil, optimize: false)
                 _ = try folder.write(bytes, to: name)
-                frames.append(["path": name, "hint": f.hint, "frameIndex": f.frameIndex, "tMs": f.tMs])
+                frames.append(["path": .string(name), "hint": f.hint.jsonValue, "frameIndex": .int(f.frameIndex), "tMs": .int(f.tMs)])
             }
-            out.append(["attempt": a.attempt, "reason": a.reason, "tMs": a.tMs, "frames": frames])
+            out.append(["attempt": .int(a.attempt), "reason": a.reason.jsonValue, "tMs": .int(a.tMs), "frames": .array(frames)])
         }
         return out
-    }
-
-    /// result.json's text with the members of `extra` added (same formatting as
-    /// `ResultWriter.json`); an empty list or NSNull adds nothing.
-    static func adding(_ extra: [String: Any], to json: String) -> String {
-        let members = extra.filter { !($0.value is NSNull) && ($0.value as? [Any])?.isEmpty != true }
-        guard !members.isEmpty,
-              var root = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else { return json }
-        root.merge(members) { _, new in new }
-        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]) else { return json }
-        return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     /// The run ended failed (not cancelled, not killed): keep the failed attempts' frames with a
@@ -70,20 +60,19 @@ extension RecordingSession {
             let folder = try ensureFolder()
             target = folder
             let failed = try writeFailedAttempts(in: folder)
-            written = failed.flatMap { ($0["frames"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String } }
+            written = failed.flatMap { $0["frames"]?.elements ?? [] }.compactMap { $0["path"]?.stringValue }
                 .map { folder.file($0) }
             let record = k.source
             let injection = record.injection ?? InjectionSignals.judge(kind: record.kind)
-            let root: [String: Any] = [
-                "status": "failed", "attempts": k.attempts, "failedAttempts": failed,
+            let root: JSONValue = [
+                "status": "failed", "attempts": .int(k.attempts), "failedAttempts": .array(failed),
                 "settings": ResultWriter.settings(setup),
                 // The manifest's kind (camera|file|pipe|demo) and how it was read, as a recorded result.json says.
-                "source": ["kind": record.kind.rawValue, "format": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec,
-                           "injection": ["level": injection.level.rawValue, "reasons": injection.reasons] as [String: Any]] as [String: Any],
+                "source": ["kind": .string(record.kind.rawValue), "format": .string(setup.sourceKind.rawValue), "spec": .string(setup.recordedSourceSpec),
+                           "injection": ["level": .string(injection.level.rawValue), "reasons": .strings(injection.reasons)]],
             ]
-            let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
             _ = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.signKey)
-                .publish(result: Array(data) + [0x0A], source: record, startedAt: startedAt, endedAt: setup.wallClock())
+                .publish(result: Array(ResultWriter.text(root).utf8), source: record, startedAt: startedAt, endedAt: setup.wallClock())
             k.console.err("\(ErrorReport.program): --keep-failed: the failed attempts' frames are in \(folder.path)\n")
         } catch {
             for p in written { unlink(p) }

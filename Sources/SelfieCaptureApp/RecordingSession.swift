@@ -3,6 +3,7 @@ import CaptureFlow
 import Evidence
 import FaceAnalysis
 import Foundation
+import JSON
 import Media
 import TerminalUI
 
@@ -67,11 +68,11 @@ final class RecordingSession {
         var attempt: Int
         var plan: CollectionPlan?
         var shortfalls: [AcceptedShortfall] = []
-        /// `ResultWriter.challengeResult` (NSNull: no challenge).
-        var challenge: Any = NSNull()
-        var sourceFrames: [String: Any] = [:]
+        /// `ResultWriter.challengeResult` (null: no challenge).
+        var challenge: JSONValue = .null
+        var sourceFrames: JSONValue = [:]
         var source: SourceRecord?
-        var previewLatency: [String: Any]?
+        var previewLatency: JSONValue?
     }
 
     static let failedFolder = "failed"
@@ -383,16 +384,19 @@ final class RecordingSession {
                 throw Self.outputError(error, path: folder.file(ReferenceImage.fileName))
             }
         }
-        let json = ResultWriter.json(summary: s, folder: folder, collected: collector?.collected ?? [],
+        var document = ResultWriter.document(summary: s, folder: folder, collected: collector?.collected ?? [],
                                      recorded: recorded, attempt: facts.attempt, plan: facts.plan, setup: setup,
                                      sourceFrames: facts.sourceFrames, sourceRecord: facts.source,
                                      reference: referencePath.flatMap { p in reference.map { ($0.candidate, p) } },
                                      previewLatency: facts.previewLatency, shortfalls: facts.shortfalls)
-        let failed: [[String: Any]]
+        let failed: [JSONValue]
         do { failed = try writeFailedAttempts(in: folder) } catch {
             throw Self.outputError(error, path: folder.file(Self.failedFolder))
         }
-        let full = Self.adding(["challenge": facts.challenge], to: Self.adding(["failedAttempts": failed], to: json))
+        // Only when there is something to say: no `failedAttempts` without kept frames, no `challenge` without one.
+        if !failed.isEmpty { document.set("failedAttempts", .array(failed)) }
+        if facts.challenge != .null { document.set("challenge", facts.challenge) }
+        let full = ResultWriter.text(document)
         let record = facts.source ?? fallbackRecord(width: s.width, height: s.height, fps: s.fps)
         let published = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.signKey)
             .publish(result: Array(full.utf8), source: record, startedAt: startedAt, endedAt: setup.wallClock())

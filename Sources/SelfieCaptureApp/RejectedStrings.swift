@@ -1,4 +1,5 @@
 import CaptureFlow
+import JSON
 import Localization
 
 /// The string files, and texts of them, that a capture could not use from the override layers

@@ -1,8 +1,8 @@
 import Camera
 import CaptureFlow
-import Camera
 import Evidence
 import Foundation
+import JSON
 import Media
 
 /// `result.json`: what was recorded and with which settings.
@@ -30,136 +30,147 @@ import Media
 /// a recording ends the run (every earlier attempt failed and left nothing behind). `manifest`
 /// is the path of the folder's `manifest.json`, written after this file and holding its SHA-256.
 enum ResultWriter {
+    /// result.json's text: `document` pretty-printed with sorted keys (`JSONWriter`), ending in a newline.
+    static func text(_ document: JSONValue) -> String { JSONWriter.text(document, layout: .pretty) + "\n" }
+
+    /// result.json's text (`document`, written by `text`).
     static func json(summary s: VideoSummary, folder: OutputFolder, collected: [FrameCollector.Collected],
                      recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup,
-                     sourceFrames: [String: Any] = [:], sourceRecord: SourceRecord? = nil,
+                     sourceFrames: JSONValue = [:], sourceRecord: SourceRecord? = nil,
                      reference: (candidate: ReferenceCandidate, path: String)? = nil,
-                     previewLatency: [String: Any]? = nil, shortfalls: [AcceptedShortfall] = []) -> String {
-        var root: [String: Any] = [
-            "videoFilePath": s.path,
-            "manifest": folder.file(Manifest.fileName),
-            "durationMs": s.durationMs,
-            "frameCount": s.frameCount,
-            "fps": s.fps,
-            "width": s.width,
-            "height": s.height,
-            "video": ["path": s.path, "container": s.format.container, "codec": s.format.codec, "bytes": s.bytes],
-            "attempt": attempt,
-            "attempts": attempt,
+                     previewLatency: JSONValue? = nil, shortfalls: [AcceptedShortfall] = []) -> String {
+        text(document(summary: s, folder: folder, collected: collected, recorded: recorded, attempt: attempt, plan: plan,
+                      setup: setup, sourceFrames: sourceFrames, sourceRecord: sourceRecord, reference: reference,
+                      previewLatency: previewLatency, shortfalls: shortfalls))
+    }
+
+    /// result.json's value (see the type's doc for its shape).
+    static func document(summary s: VideoSummary, folder: OutputFolder, collected: [FrameCollector.Collected],
+                         recorded: [CaptureRuntime.RecordedFrame], attempt: Int, plan: CollectionPlan?, setup: CaptureSetup,
+                         sourceFrames: JSONValue = [:], sourceRecord: SourceRecord? = nil,
+                         reference: (candidate: ReferenceCandidate, path: String)? = nil,
+                         previewLatency: JSONValue? = nil, shortfalls: [AcceptedShortfall] = []) -> JSONValue {
+        var root: JSONValue = [
+            "videoFilePath": .string(s.path),
+            "manifest": .string(folder.file(Manifest.fileName)),
+            "durationMs": .int(s.durationMs),
+            "frameCount": .int(s.frameCount),
+            "fps": .double(s.fps),
+            "width": .int(s.width),
+            "height": .int(s.height),
+            "video": ["path": .string(s.path), "container": s.format.container.jsonValue, "codec": s.format.codec.jsonValue,
+                      "bytes": .int(s.bytes)],
+            "attempt": .int(attempt),
+            "attempts": .int(attempt),
         ]
-        root["collectedFrames"] = collected.map { c -> [String: Any] in
-            var d: [String: Any] = ["path": folder.file(c.relativePath), "frameIndex": c.frameIndex,
-                                    "timestampMs": c.timestampMs, "bytes": c.bytes]
-            if let r = c.crop { d["crop"] = ["x": r.x, "y": r.y, "w": r.width, "h": r.height] }
+        root.set("collectedFrames", .array(collected.map { c in
+            var d: JSONValue = ["path": .string(folder.file(c.relativePath)), "frameIndex": c.frameIndex.jsonValue,
+                                "timestampMs": c.timestampMs.jsonValue, "bytes": c.bytes.jsonValue]
+            if let r = c.crop { d.set("crop", ["x": r.x.jsonValue, "y": r.y.jsonValue, "w": r.width.jsonValue, "h": r.height.jsonValue]) }
             // The still's quality score (`QualityVector.referenceScore`), when its frame was analysed.
-            if let score = recorded.last(where: { $0.index == c.frameIndex })?.analysis?.quality?.referenceScore { d["score"] = score }
+            if let score = recorded.last(where: { $0.index == c.frameIndex })?.analysis?.quality?.referenceScore { d.set("score", score.jsonValue) }
             return d
-        }
-        root["frames"] = recorded.map { r -> [String: Any] in
+        }))
+        root.set("frames", .array(recorded.map { r in
             // `analysed` is false for a frame the realtime analyser skipped (it keeps only the
             // newest frame when it falls behind); its face fields are then absent.
-            var d: [String: Any] = ["frameIndex": r.index, "timestampMs": r.timestampMs, "analysed": r.analysis != nil]
+            var d: JSONValue = ["frameIndex": .int(r.index), "timestampMs": .int(r.timestampMs), "analysed": .bool(r.analysis != nil)]
             if let a = r.analysis {
-                d["faceCount"] = a.faces.count
+                d.set("faceCount", .int(a.faces.count))
                 if let f = a.faces.first {
-                    var face: [String: Any] = ["x": f.box.x, "y": f.box.y, "w": f.box.w, "h": f.box.h, "score": f.score]
-                    if let v = f.yaw { face["yaw"] = v }
-                    if let v = f.pitch { face["pitch"] = v }
-                    if let v = f.roll { face["roll"] = v }
-                    d["face"] = face
+                    var face: JSONValue = ["x": f.box.x.jsonValue, "y": f.box.y.jsonValue, "w": f.box.w.jsonValue, "h": f.box.h.jsonValue,
+                                           "score": f.score.jsonValue]
+                    if let v = f.yaw { face.set("yaw", v.jsonValue) }
+                    if let v = f.pitch { face.set("pitch", v.jsonValue) }
+                    if let v = f.roll { face.set("roll", v.jsonValue) }
+                    d.set("face", face)
                 }
-                d["brightness"] = a.brightness
-                d["sharpness"] = a.sharpness
-                if let e = a.eyesOpen { d["eyesOpen"] = e }
-                if let q = a.quality { d["quality"] = ["score": q.referenceScore ?? NSNull(), "vector": vectorJSON(q)] as [String: Any] }
+                d.set("brightness", a.brightness.jsonValue)
+                d.set("sharpness", a.sharpness.jsonValue)
+                if let e = a.eyesOpen { d.set("eyesOpen", .bool(e)) }
+                if let q = a.quality { d.set("quality", ["score": q.referenceScore.jsonValue, "vector": vectorJSON(q)]) }
             }
             return d
-        }
+        }))
         // Issue #24: what the flow accepted after the patience window (empty: nothing).
-        root["qualityShortfalls"] = shortfalls.map(shortfallJSON)
-        root["referenceFrame"] = reference.map { referenceJSON($0.candidate, path: $0.path) } ?? NSNull()
-        root["settings"] = settings(setup)
+        root.set("qualityShortfalls", .array(shortfalls.map(shortfallJSON)))
+        root.set("referenceFrame", reference.map { referenceJSON($0.candidate, path: $0.path) } ?? .null)
+        root.set("settings", settings(setup))
         // What the source read over the run (JPG-03..06: nothing dropped silently).
-        root["sourceFrames"] = sourceFrames
-        root["previewLatency"] = previewLatency ?? NSNull()
+        root.set("sourceFrames", sourceFrames)
+        root.set("previewLatency", previewLatency ?? .null)
         // `kind` is the manifest's (camera|file|pipe|demo: one vocabulary, issue #29); `format`
         // says how the source is read (camera, avi, mjpegStream, y4m, demo).
         let kind = FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue
-        var source: [String: Any] = ["spec": setup.recordedSourceSpec, "kind": kind, "format": setup.sourceKind.rawValue]
+        var source: JSONValue = ["spec": .string(setup.recordedSourceSpec), "kind": .string(kind), "format": .string(setup.sourceKind.rawValue)]
         // A camera's frame rate as measured from its buffer timestamps (V4L-12: the rate it
         // really delivered, which USB bandwidth or low light can hold below the asked one).
-        if let fps = sourceRecord?.camera?.measuredFps { source["measuredFps"] = fps }
+        if let fps = sourceRecord?.camera?.measuredFps { source.set("measuredFps", .double(fps)) }
         // Issue #25: the camera's identity and what it shows of an injection, as in the manifest.
         let injection = sourceRecord?.injection
             ?? InjectionSignals.judge(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec))
-        let injectionJSON: [String: Any] = ["level": injection.level.rawValue, "reasons": injection.reasons]
-        source["injection"] = injectionJSON
-        var identity: [String: Any] = [:]
+        let injectionJSON: JSONValue = ["level": .string(injection.level.rawValue), "reasons": .strings(injection.reasons)]
+        source.set("injection", injectionJSON)
+        var identity: JSONValue = .null
         if let c = sourceRecord?.camera {
-            identity = ["driver": c.driver, "card": c.card, "busInfo": c.busInfo, "kernel": c.kernel ?? NSNull()]
+            identity = ["driver": .string(c.driver), "card": .string(c.card), "busInfo": .string(c.busInfo), "kernel": .string(c.kernel)]
             if let u = c.usb {
-                identity["usb"] = ["vendorId": u.vendorId, "productId": u.productId, "serial": u.serial ?? NSNull()] as [String: Any]
+                identity.set("usb", ["vendorId": .string(u.vendorId), "productId": .string(u.productId), "serial": .string(u.serial)])
             }
-            source["camera"] = identity
+            source.set("camera", identity)
         }
-        root["source"] = source
+        root.set("source", source)
         // Which rule placed the stills, and how many were asked for and collected.
-        root["collection"] = ["rule": plan?.rule.rawValue ?? "mobai", "asked": setup.settings.options.numberOfFrameToCollect,
-                              "collected": collected.count, "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]
+        root.set("collection", ["rule": .string(plan?.rule.rawValue ?? "mobai"), "asked": setup.settings.options.numberOfFrameToCollect.jsonValue,
+                                "collected": .int(collected.count), "offsetsMs": (plan?.offsetsMs ?? []).jsonValue])
         // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
-        let meta: [String: Any] = ["app": "selfie-capture", "version": Commands.version,
-                                   "source": ["kind": kind, "format": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec,
-                                              "injection": injectionJSON, "camera": identity.isEmpty ? NSNull() : identity] as [String: Any],
-                                   "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
-                                             "durationMs": s.durationMs, "container": s.format.container,
-                                             "codec": s.format.codec],
-                                   "attempt": attempt,
-                                   "strictQuality": setup.settings.qualityPatienceMs == nil,
-                                   "qualityShortfalls": shortfalls.map { ["measure": $0.measure, "value": $0.value,
-                                                                          "limit": $0.limit, "shownMs": $0.shownMs,
-                                                                          "recordedFrames": $0.recordedFrames,
-                                                                          "accepted": $0.accepted] as [String: Any] }]
-        if let m = try? JSONSerialization.data(withJSONObject: meta, options: [.sortedKeys]) {
-            root["metadata"] = String(decoding: m, as: UTF8.self)
-        }
-        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]) else {
-            return "{}\n"
-        }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let meta: JSONValue = ["app": "selfie-capture", "version": .string(Commands.version),
+                               "source": ["kind": .string(kind), "format": .string(setup.sourceKind.rawValue), "spec": .string(setup.recordedSourceSpec),
+                                          "injection": injectionJSON, "camera": identity],
+                               "video": ["width": .int(s.width), "height": .int(s.height), "fps": .double(s.fps), "frames": .int(s.frameCount),
+                                         "durationMs": .int(s.durationMs), "container": s.format.container.jsonValue,
+                                         "codec": s.format.codec.jsonValue],
+                               "attempt": .int(attempt),
+                               "strictQuality": .bool(setup.settings.qualityPatienceMs == nil),
+                               "qualityShortfalls": .array(shortfalls.map { ["measure": $0.measure.jsonValue, "value": $0.value.jsonValue,
+                                                                             "limit": $0.limit.jsonValue, "shownMs": $0.shownMs.jsonValue,
+                                                                             "recordedFrames": $0.recordedFrames.jsonValue,
+                                                                             "accepted": $0.accepted.jsonValue] })]
+        root.set("metadata", .string(JSONWriter.text(meta)))
+        return root
     }
 
     /// One shortfall of the attempt (issue #24): `{"hint", "measure", "value", "limit", "shownMs",
     /// "frames", "recordedFrames", "accepted"}`.
-    static func shortfallJSON(_ s: AcceptedShortfall) -> [String: Any] {
-        ["hint": s.hint.rawValue, "measure": s.measure, "value": s.value, "limit": s.limit, "shownMs": s.shownMs,
-         "frames": s.frames, "recordedFrames": s.recordedFrames, "accepted": s.accepted]
+    static func shortfallJSON(_ s: AcceptedShortfall) -> JSONValue {
+        ["hint": .string(s.hint.rawValue), "measure": s.measure.jsonValue, "value": s.value.jsonValue, "limit": s.limit.jsonValue,
+         "shownMs": s.shownMs.jsonValue, "frames": s.frames.jsonValue, "recordedFrames": s.recordedFrames.jsonValue,
+         "accepted": s.accepted.jsonValue]
     }
 
     /// A quality vector: `{MEASURE: {"raw", "score", "unit"}}` (`QualityMeasure` raw values;
     /// raw and score null when the measure could not be assessed).
-    static func vectorJSON(_ q: QualityVector) -> [String: Any] {
-        var d: [String: Any] = [:]
-        for c in q.components {
-            d[c.measure.rawValue] = ["raw": c.raw ?? NSNull(), "score": c.score ?? NSNull(), "unit": c.measure.unit] as [String: Any]
-        }
-        return d
+    static func vectorJSON(_ q: QualityVector) -> JSONValue {
+        .object(q.components.map { c in
+            JSONMember(c.measure.rawValue, ["raw": c.raw.jsonValue, "score": c.score.jsonValue, "unit": c.measure.unit.jsonValue])
+        })
     }
 
     /// result.json's `referenceFrame`: the frame `reference.jpg` holds, its score and vector, the
     /// ISO/IEC 19794-5 thresholds a reference needs (`ReferenceThresholds`), and the ones it
     /// missed (`shortfalls`: measure, value, limit, by how much; empty when it meets them all).
     /// Chosen among frames that meet them when any does (`ReferenceCandidate`).
-    static func referenceJSON(_ c: ReferenceCandidate, path: String) -> [String: Any] {
+    static func referenceJSON(_ c: ReferenceCandidate, path: String) -> JSONValue {
         let t = ReferenceThresholds()
         return [
-            "path": path, "frameIndex": c.frameIndex, "timestampMs": c.timestampMs, "score": c.score,
-            "meetsThresholds": c.meetsThresholds,
-            "thresholds": ["minInterEyeDistance": t.minInterEyeDistance, "maxYaw": t.maxYaw, "maxPitch": t.maxPitch,
-                           "maxRoll": t.maxRoll],
-            "shortfalls": c.shortfalls.map { f -> [String: Any] in
-                ["measure": f.measure.rawValue, "value": f.value ?? NSNull(), "limit": f.limit, "by": f.by ?? NSNull(),
-                 "unit": f.measure.unit]
-            },
+            "path": .string(path), "frameIndex": c.frameIndex.jsonValue, "timestampMs": c.timestampMs.jsonValue, "score": c.score.jsonValue,
+            "meetsThresholds": c.meetsThresholds.jsonValue,
+            "thresholds": ["minInterEyeDistance": t.minInterEyeDistance.jsonValue, "maxYaw": t.maxYaw.jsonValue,
+                           "maxPitch": t.maxPitch.jsonValue, "maxRoll": t.maxRoll.jsonValue],
+            "shortfalls": .array(c.shortfalls.map { f in
+                ["measure": .string(f.measure.rawValue), "value": f.value.jsonValue, "limit": f.limit.jsonValue, "by": f.by.jsonValue,
+                 "unit": f.measure.unit.jsonValue]
+            }),
             "vector": vectorJSON(c.vector),
         ]
     }
@@ -167,57 +178,58 @@ enum ResultWriter {
     /// The capture settings as written in result.json's `settings` and manifest.json's
     /// `settings` (one source for both): the session and Mobai options in their SDK names, plus
     /// mirror, pace, locale, `videoFormat`, `maxAttempts` and `timeoutSeconds` (null without `--timeout`).
-    static func settings(_ setup: CaptureSetup) -> [String: Any] {
+    static func settings(_ setup: CaptureSetup) -> JSONValue {
         let st = setup.settings
         return [
-            "preset": st.session.preset.rawValue,
-            "recordingDurationMs": st.session.effectiveRecordingDurationMs,
-            "qualities": st.session.effectiveQualities.map(\.rawValue),
-            "showInstructions": st.session.uiConfig.showInstructions,
-            "showVideoCaptureButton": st.session.uiConfig.showVideoCaptureButton,
-            "numberOfFramesBeforeCapture": st.options.numberOfFramesBeforeCapture,
-            "numberOfFrameToCollect": st.options.numberOfFrameToCollect,
-            "frameInterval": st.options.frameInterval,
-            "timeBeforeAutomaticCapture": st.options.timeBeforeAutomaticCapture,
-            "targetResolution": st.options.targetResolution.rawValue,
-            "captureConstraints": st.options.captureConstraints.rawValue,
-            "previewScaleType": st.options.previewScaleType.rawValue,
-            "payloadOptimization": st.options.payloadOptimization,
-            "mirror": setup.guidance.mirror,
-            "pace": setup.pace.rawValue,
-            "locale": setup.strings.locale,
-            "videoFormat": setup.videoFormat.rawValue,
-            "maxAttempts": st.effectiveMaxAttempts,
-            "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
-            "strictQuality": st.qualityPatienceMs == nil,
-            "qualityPatienceMs": st.qualityPatienceMs ?? NSNull(),
+            "preset": .string(st.session.preset.rawValue),
+            "recordingDurationMs": st.session.effectiveRecordingDurationMs.jsonValue,
+            "qualities": .strings(st.session.effectiveQualities.map(\.rawValue)),
+            "showInstructions": .bool(st.session.uiConfig.showInstructions),
+            "showVideoCaptureButton": .bool(st.session.uiConfig.showVideoCaptureButton),
+            "numberOfFramesBeforeCapture": st.options.numberOfFramesBeforeCapture.jsonValue,
+            "numberOfFrameToCollect": st.options.numberOfFrameToCollect.jsonValue,
+            "frameInterval": st.options.frameInterval.jsonValue,
+            "timeBeforeAutomaticCapture": st.options.timeBeforeAutomaticCapture.jsonValue,
+            "targetResolution": .string(st.options.targetResolution.rawValue),
+            "captureConstraints": .string(st.options.captureConstraints.rawValue),
+            "previewScaleType": .string(st.options.previewScaleType.rawValue),
+            "payloadOptimization": .bool(st.options.payloadOptimization),
+            "mirror": .bool(setup.guidance.mirror),
+            "pace": .string(setup.pace.rawValue),
+            "locale": .string(setup.strings.locale),
+            "videoFormat": .string(setup.videoFormat.rawValue),
+            "maxAttempts": st.effectiveMaxAttempts.jsonValue,
+            "timeoutSeconds": .double(setup.timeoutMs.map { Double($0) / 1000 }),
+            "strictQuality": .bool(st.qualityPatienceMs == nil),
+            "qualityPatienceMs": st.qualityPatienceMs.jsonValue,
             // Issue #25: the challenge asked (nonce, order, timeouts, seed): inside the signed manifest.
-            "challenge": st.challenge.map(challengeSettings) ?? NSNull(),
+            "challenge": st.challenge.map(challengeSettings) ?? .null,
         ]
     }
 
     /// `settings.challenge`: `{"nonce", "seed" (null for a verifier's file), "source": "seed"|"file",
     /// "steps": [{"direction", "timeoutMs"}], "targets": {"yawDeg", "pitchDeg", "holdMs",
     /// "neutralDeg", "source"}}`.
-    static func challengeSettings(_ p: ChallengePlan) -> [String: Any] {
+    static func challengeSettings(_ p: ChallengePlan) -> JSONValue {
         let t = ChallengeTargets.smileID
-        return ["nonce": p.nonce, "seed": p.seed.map { String($0) } ?? NSNull(), "source": p.seed == nil ? "file" : "seed",
-                "steps": p.steps.map { ["direction": $0.direction.rawValue, "timeoutMs": $0.timeoutMs] as [String: Any] },
-                "targets": ["yawDeg": t.yawDeg, "pitchDeg": t.pitchDeg, "holdMs": t.holdMs, "neutralDeg": t.neutralDeg,
-                            "source": "Smile ID Enhanced SmartSelfie (27° yaw, 17° pitch, held 150 ms); neutral: issue #5's 15° advice"] as [String: Any]]
+        return ["nonce": p.nonce.jsonValue, "seed": .string(p.seed.map { String($0) }), "source": .string(p.seed == nil ? "file" : "seed"),
+                "steps": .array(p.steps.map { ["direction": .string($0.direction.rawValue), "timeoutMs": $0.timeoutMs.jsonValue] }),
+                "targets": ["yawDeg": t.yawDeg.jsonValue, "pitchDeg": t.pitchDeg.jsonValue, "holdMs": t.holdMs.jsonValue,
+                            "neutralDeg": t.neutralDeg.jsonValue,
+                            "source": "Smile ID Enhanced SmartSelfie (27° yaw, 17° pitch, held 150 ms); neutral: issue #5's 15° advice"]]
     }
 
     /// result.json's `challenge`: the plan's settings and each step's record (`null` without one).
-    static func challengeResult(_ judge: ChallengeJudge?) -> Any {
-        guard let j = judge else { return NSNull() }
+    static func challengeResult(_ judge: ChallengeJudge?) -> JSONValue {
+        guard let j = judge else { return .null }
         var out = challengeSettings(j.plan)
-        out["passed"] = j.passed
-        out["stepResults"] = j.records.map { r -> [String: Any] in
-            ["step": r.index, "direction": r.direction.rawValue, "startMs": r.startMs, "endMs": r.endMs ?? NSNull(),
-             "startFrame": r.startFrame, "endFrame": r.endFrame ?? NSNull(), "reachedMs": r.reachedMs ?? NSNull(),
-             "peakYaw": r.peakYaw.map { ($0 * 10).rounded() / 10 } ?? NSNull(),
-             "peakPitch": r.peakPitch.map { ($0 * 10).rounded() / 10 } ?? NSNull(), "outcome": r.outcome ?? "running"]
-        }
+        out.set("passed", j.passed.jsonValue)
+        out.set("stepResults", .array(j.records.map { r in
+            ["step": r.index.jsonValue, "direction": .string(r.direction.rawValue), "startMs": r.startMs.jsonValue, "endMs": r.endMs.jsonValue,
+             "startFrame": r.startFrame.jsonValue, "endFrame": r.endFrame.jsonValue, "reachedMs": r.reachedMs.jsonValue,
+             "peakYaw": r.peakYaw.map { ($0 * 10).rounded() / 10 }.jsonValue,
+             "peakPitch": r.peakPitch.map { ($0 * 10).rounded() / 10 }.jsonValue, "outcome": .string(r.outcome ?? "running")]
+        }))
         return out
     }
 }

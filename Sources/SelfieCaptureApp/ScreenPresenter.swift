@@ -1,6 +1,7 @@
 import Camera
 import CaptureFlow
 import Foundation
+import JSON
 import Localization
 import Media
 import TerminalUI
@@ -310,7 +311,7 @@ final class ScreenPresenter {
     }
 
     /// result.json's `previewLatency`.
-    func latencyJSON() -> [String: Any]? {
+    func latencyJSON() -> JSONValue? {
         meters.latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile")
     }
 

@@ -2,6 +2,7 @@ import Camera
 import Evidence
 import Foundation
 import Media
+import Worker
 
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +44,8 @@ final class SourceReader: @unchecked Sendable {
     private var queue: [Item] = []
     private var queuedFrames = 0
     private var stopping = false
-    private var finished = false
+    /// The thread (`WorkerThread.once`): one job, the reading loop; it ends when the loop does.
+    private var worker: WorkerThread?
     private var latestStats = SourceStats()
     private var latestRecord: SourceRecord?
     private var openWarnings: [String] = []
@@ -67,9 +69,7 @@ final class SourceReader: @unchecked Sendable {
             for fd in wakePipe { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         }
         let opener = UncheckedBox(open)   // called once, on the thread
-        let thread = Thread { [self] in self.run(open: opener.value, spec: spec, pace: pace) }
-        thread.name = "selfie-capture source"
-        thread.start()
+        worker = WorkerThread.once(name: "selfie-capture source") { [self] in self.run(open: opener.value, spec: spec, pace: pace) }
     }
 
     deinit {
@@ -116,6 +116,7 @@ final class SourceReader: @unchecked Sendable {
 
     /// Asks the thread to close the source and end. Does not wait for a read in progress.
     func stop() {
+        worker?.stop()
         lock.lock()
         stopping = true
         lock.broadcast()
@@ -129,15 +130,10 @@ final class SourceReader: @unchecked Sendable {
     var warnings: [String] { lock.lock(); defer { lock.unlock() }; return openWarnings }
 
     /// Waits at most `ms` for the thread to close the source.
-    func waitFinished(ms: Int) {
-        let deadline = Date(timeIntervalSinceNow: Double(ms) / 1000)
-        lock.lock()
-        while !finished && lock.wait(until: deadline) {}
-        lock.unlock()
-    }
+    func waitFinished(ms: Int) { worker?.waitUntilEnded(ms: ms) }
 
     /// True once the thread has closed the source (after `stop`, an end or a failure).
-    var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return finished }
+    var isFinished: Bool { worker?.hasEnded ?? false }
 
     // MARK: the thread
 
@@ -145,7 +141,6 @@ final class SourceReader: @unchecked Sendable {
         let source: FrameSource
         do { source = try open() } catch {
             post(.failed(error))
-            markFinished()
             return
         }
         let pacer = Pacer(mode: pace, clock: SystemClock())
@@ -185,7 +180,6 @@ final class SourceReader: @unchecked Sendable {
             }
         }
         source.close()
-        markFinished()
     }
 
     /// CLOCK_MONOTONIC in µs (the clock V4L2 stamps buffers with).
@@ -218,13 +212,6 @@ final class SourceReader: @unchecked Sendable {
         lock.unlock()
         var b: UInt8 = 1
         _ = Glibc.write(wakePipe[1], &b, 1)
-    }
-
-    private func markFinished() {
-        lock.lock()
-        finished = true
-        lock.broadcast()
-        lock.unlock()
     }
 
     private func drainWake() {

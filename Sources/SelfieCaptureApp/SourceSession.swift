@@ -2,6 +2,7 @@ import Camera
 import CaptureFlow
 import Evidence
 import Foundation
+import JSON
 import Media
 
 /// The frame source of a run, and the only owner of what is known about it: the reader thread
@@ -242,12 +243,10 @@ final class SourceSession {
 
     /// result.json's `sourceFrames`: the same counts as the `frameCounts` event, at the time
     /// the result is written.
-    func sourceFramesJSON(analysed: Int) -> [String: Any] {
+    func sourceFramesJSON(analysed: Int) -> JSONValue {
         let st = stats ?? SourceStats()
-        var skipped: [String: Int] = [:]
-        for (r, n) in st.skipped { skipped[r.rawValue] = n }
-        return ["read": st.readFrames, "delivered": st.deliveredFrames, "analysed": analysed,
-                "warned": st.warnedFrames, "huffmanInserted": st.huffmanInsertedFrames,
-                "skipped": st.skippedFrames, "skippedByReason": skipped]
+        return ["read": .int(st.readFrames), "delivered": .int(st.deliveredFrames), "analysed": .int(analysed),
+                "warned": .int(st.warnedFrames), "huffmanInserted": .int(st.huffmanInsertedFrames),
+                "skipped": .int(st.skippedFrames), "skippedByReason": .object(st.skipped.map { JSONMember($0.key.rawValue, .int($0.value)) })]
     }
 }

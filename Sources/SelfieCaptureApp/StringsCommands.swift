@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Localization
 import Media
 
@@ -249,25 +250,23 @@ extension StringsCommands {
     }
 }
 
-/// A small JSON writer that keeps dictionary order (Foundation's sorts or reorders keys).
+/// `strings dump` and `strings lint --format json`: a property-list value as JSON, written by the
+/// one writer (`JSONWriter`, pretty) in the table's own order (`.asGiven`: a `.strings` file's
+/// order is part of what it says). Dates as their text, data as base64, reals as JSON numbers.
 enum JSONText {
     static func value(_ v: PlistValue, indent: Int) -> String {
-        let pad = String(repeating: "  ", count: indent + 1), end = String(repeating: "  ", count: indent)
-        switch v {
-        case .string(let s): return string(s)
-        case .integer(let i): return String(i)
-        case .real(let d): return d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(format: "%.1f", d) : "\(d)") : "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .date(let s): return string(s)
-        case .data(let d): return string(Data(d).base64EncodedString())
-        case .array(let a):
-            if a.isEmpty { return "[]" }
-            return "[\n" + a.map { pad + value($0, indent: indent + 1) }.joined(separator: ",\n") + "\n" + end + "]"
-        case .dict(let e):
-            if e.isEmpty { return "{}" }
-            return "{\n" + e.map { pad + string($0.key) + ": " + value($0.value, indent: indent + 1) }.joined(separator: ",\n") + "\n" + end + "}"
-        }
+        JSONWriter.text(json(v), keys: .asGiven, layout: .pretty)
     }
 
-    static func string(_ s: String) -> String { EventLog.quote(s) }
+    static func json(_ v: PlistValue) -> JSONValue {
+        switch v {
+        case .string(let s), .date(let s): return .string(s)
+        case .integer(let i): return .int(i)
+        case .real(let d): return .double(d)
+        case .bool(let b): return .bool(b)
+        case .data(let d): return .string(Data(d).base64EncodedString())
+        case .array(let a): return .array(a.map(json))
+        case .dict(let e): return .object(e.map { JSONMember($0.key, json($0.value)) })
+        }
+    }
 }

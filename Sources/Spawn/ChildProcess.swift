@@ -48,6 +48,8 @@ public enum ChildProcess {
         public var signal: Int32?
         /// Whether the deadline passed and the child was killed (SIGTERM, then SIGKILL after 5 s).
         public var timedOut: Bool
+        /// Whether `stopWhen` said so and the child was killed (as for `timedOut`).
+        public var stopped = false
         public var out: Data
         public var err: Data
         /// As a shell reports it: the exit status, 128 + the signal, or -9 when timed out.
@@ -59,12 +61,16 @@ public enum ChildProcess {
     }
 
     /// Runs `executable` (a full path) with `arguments` and returns once it has exited and its
-    /// captured output is read, or once `timeout` seconds have passed (then it is killed, with
-    /// its process group). `environment` replaces the whole environment when given.
+    /// captured output is read, or once `timeout` seconds have passed, or once `stopWhen`
+    /// (asked every 20 ms) returns true: then it is killed, with its process group.
+    /// `environment` replaces the whole environment when given. `newSession`: the child starts
+    /// a session of its own (setsid), so it has no controlling terminal and cannot open
+    /// `/dev/tty` (ssh-keygen: it must never prompt on the screen the capture owns).
     /// - Throws: `SpawnError` when the child cannot be started (missing file, no pipes).
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            currentDirectory: String? = nil, stdin: Input = .null, stdout: Output = .capture,
-                           stderr: Output = .capture, timeout: TimeInterval) throws -> Result {
+                           stderr: Output = .capture, timeout: TimeInterval, newSession: Bool = false,
+                           stopWhen: (() -> Bool)? = nil) throws -> Result {
         // A child that exits before reading all its input must not kill the test process
         // with SIGPIPE when we write the rest (the write then fails with EPIPE instead).
         _ = ignoreSIGPIPE
@@ -125,7 +131,7 @@ public enum ChildProcess {
         }
 
         var pid: pid_t = 0
-        let rc = launch(executable, arguments, environment: environment, actions: &actions, pid: &pid)
+        let rc = launch(executable, arguments, environment: environment, actions: &actions, pid: &pid, newSession: newSession)
         guard rc == 0 else { throw SpawnError(description: "\(executable): \(String(cString: strerror(rc)))") }
 
         // The child has its copies now (end of file reaches us once it closes them).
@@ -138,7 +144,7 @@ public enum ChildProcess {
 
         var out = Data(), err = Data()
         var status: Int32 = 0
-        var exited = false, timedOut = false
+        var exited = false, timedOut = false, stopped = false
         let start = Date()
         var deadline = start.addingTimeInterval(timeout)
         var exitedAt: Date?
@@ -152,8 +158,12 @@ public enum ChildProcess {
             // Done when the child is gone and its pipes are at end of file; a grandchild holding
             // a pipe open gets 2 s more, then the rest is left unread.
             if exited && (readers.isEmpty || Date().timeIntervalSince(exitedAt!) > 2) { break }
-            if !exited && Date() >= deadline {
-                if !timedOut {
+            if !exited && !timedOut && !stopped && stopWhen?() == true {
+                stopped = true
+                kill(-pid, SIGTERM); kill(pid, SIGTERM)
+                deadline = Date().addingTimeInterval(5)
+            } else if !exited && Date() >= deadline {
+                if !timedOut && !stopped {
                     timedOut = true
                     kill(-pid, SIGTERM); kill(pid, SIGTERM)
                     deadline = Date().addingTimeInterval(5)
@@ -188,17 +198,18 @@ public enum ChildProcess {
         }
         let signalled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
         return Result(exitStatus: signalled ? nil : (status >> 8) & 0xff, signal: signalled ? status & 0x7f : nil,
-                      timedOut: timedOut, out: out, err: err)
+                      timedOut: timedOut, stopped: stopped, out: out, err: err)
     }
 }
 
 extension ChildProcess {
     /// Starts `executable` with `actions` (descriptors 3 and up are closed here), signals at
     /// their defaults and unblocked, in its own process group (Ctrl-C in the terminal is ours to
-    /// handle, not the child's). `environment` replaces the whole environment when given.
+    /// handle, not the child's), or with `newSession` in a session of its own (its own group
+    /// too, and no controlling terminal). `environment` replaces the whole environment when given.
     /// - Returns: posix_spawn's result (0 or an errno).
     static func launch(_ executable: String, _ arguments: [String], environment: [String: String]?,
-                       actions: inout posix_spawn_file_actions_t, pid: inout pid_t) -> Int32 {
+                       actions: inout posix_spawn_file_actions_t, pid: inout pid_t, newSession: Bool = false) -> Int32 {
         if let closefrom = SpawnExtensions.addClosefrom { _ = closefrom(&actions, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -211,7 +222,9 @@ extension ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        // setsid makes the child its group's leader already (and setpgid would then fail).
+        let group = newSession ? Int32(0x80) /* POSIX_SPAWN_SETSID, glibc ≥ 2.26 */ : Int32(POSIX_SPAWN_SETPGROUP)
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | group))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         if let environment {
@@ -261,11 +274,6 @@ extension ChildProcess {
         return 128 + (status & 0x7F)                           // WTERMSIG
     }
 
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, for a caller that builds its own
-    /// file actions (ssh-keygen's, `OpenSSH.keygen`); nil before glibc 2.34.
-    public static var addClosefrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? {
-        SpawnExtensions.addClosefrom
-    }
 }
 
 private let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()

@@ -1,5 +1,6 @@
 import Evidence
 import Foundation
+import JSON
 import Testing
 
 /// The manifest's JSON shape, its checks on reading, and the folder comparison behind `verify`.
@@ -11,7 +12,7 @@ import Testing
         Manifest(app: "selfie-capture", appVersion: "9.9.9",
                  startedAt: Date(timeIntervalSince1970: 1_796_126_400),        // 2026-12-01T12:00:00Z
                  endedAt: Date(timeIntervalSince1970: 1_796_126_403.25),
-                 settings: .object(["preset": .string("selfieFast"), "timeoutSeconds": .null, "mirror": .bool(true)]),
+                 settings: ["preset": .string("selfieFast"), "timeoutSeconds": .null, "mirror": .bool(true)],
                  source: SourceRecord(kind: .file, spec: "clip.avi", width: 640, height: 480, fps: 15),
                  files: [FileRecord(path: "video.avi", bytes: 10, sha256: h1),
                          FileRecord(path: "frames/frame-001.jpg", bytes: 3, sha256: h2),
@@ -151,12 +152,23 @@ import Testing
         #expect(Verification.compare(m, observed: unreadable).map { $0.line(folder: "d") } == ["d/video.avi: unreadable (Permission denied)"])
     }
 
-    /// `JSONNode(foundation:)` keeps result.json's value types (a Bool stays a Bool).
-    @Test func foundationValuesKeepTheirTypes() {
-        let v: [String: Any] = ["b": true, "i": 3, "d": 1.5, "s": "x", "n": NSNull(), "a": ["p", "q"]]
-        #expect(JSONNode(foundation: v) == .object(["b": .bool(true), "i": .int(3), "d": .double(1.5), "s": .string("x"),
-                                                    "n": .null, "a": .array([.string("p"), .string("q")])]))
-        #expect(JSONNode(foundation: Date()) == nil)
-        #expect(JSONNode.int(1) == .double(1) && JSONNode.double(1.5) != .int(1) && JSONNode.bool(true) != .int(1))
+    /// The manifest's text is what Foundation's JSONEncoder wrote before issue #26 moved it to
+    /// `JSONWriter` (`.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`) for keys of one
+    /// case (JSONEncoder sorts mixed case case-insensitively, `JSONWriter` by code point): a
+    /// camera's record (USB, kernel, fractional rates, injection) and nested settings come out
+    /// byte for byte, and the text reads back to the same manifest.
+    @Test func textIsWhatJSONEncoderWrote() throws {
+        var m = Self.sample()
+        m.source = SourceRecord(kind: .camera, spec: "/dev/video0", width: 1280, height: 720, fps: 29.97,
+                                camera: .init(driver: "uvcvideo", card: "HD Webcam: C270", busInfo: "usb-0000:00:14.0-1",
+                                              fourcc: "MJPG", measuredFps: 29.8512, usb: .init(vendorId: "046d", productId: "0825", serial: nil),
+                                              kernel: "6.1.0-13-amd64"))
+        m.settings = ["preset": "selfieFast", "timeoutSeconds": nil, "qualities": ["hd720", "qhd"], "rate": 0.25,
+                      "challenge": ["steps": [["direction": "left", "timeoutMs": 5000]], "source": "a/b \u{e9}\u{1}"]]
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let foundation = Array(try e.encode(m)) + [0x0A]
+        #expect(String(decoding: try m.encoded(), as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
+        #expect(try Manifest.decode(try m.encoded()) == m)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import JSON
 import Testing
 import TestSupport
 import CaptureFlow

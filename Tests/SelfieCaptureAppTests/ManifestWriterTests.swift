@@ -44,7 +44,7 @@ import TestSupport
         #expect(manifest.files.map(\.path) == ["frames/frame-001.jpg", "frames/frame-002.jpg", "frames/frame-003.jpg",
                                                 "reference.jpg", "result.json", "video.avi"])
         #expect(manifest.source == SourceRecord(kind: .file, spec: try #require(Self.approach), width: 640, height: 480, fps: 15))
-        #expect(manifest.settings == JSONNode(foundation: ResultWriter.settings(setup)))
+        #expect(manifest.settings == ResultWriter.settings(setup))
         #expect(manifest.settings["pace"] == .string("fast") && manifest.settings["timeoutSeconds"] == .null)
         let result = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/result.json"))) as? [String: Any])
         #expect(result["manifest"] as? String == out + "/manifest.json")
@@ -73,7 +73,7 @@ import TestSupport
         #expect(m.files.map(\.path) == ["frames/frame-001.jpg", "result.json", "video.avi"])
         #expect(m.files[2].bytes == 200_000)
         #expect(m.resultSha256 == m.files[1].sha256 && m.startedAt == "1970-01-01T00:00:00.000Z")
-        #expect(m.settings == .object(["preset": .string("selfieFast"), "mirror": .bool(true)]))
+        #expect(m.settings == ["preset": .string("selfieFast"), "mirror": .bool(true)])
         #expect(m.source.kind == .pipe && !m.source.live)
         #expect(throws: MediaError.self) {
             try EvidenceFolder.writeManifest(in: folder, settings: [:], source: m.source, startedAt: Date(), endedAt: Date())

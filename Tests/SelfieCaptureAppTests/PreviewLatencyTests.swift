@@ -14,8 +14,8 @@ import Testing
         #expect(l.percentileMs(1) == 20)
         #expect(l.statusRange == 10...19)
         let j = try #require(l.json(from: "v4l2Buffer"))
-        #expect(j["p50Ms"] as? Double == 10 && j["p95Ms"] as? Double == 19 && j["samples"] as? Int == 20)
-        #expect(j["from"] as? String == "v4l2Buffer")
+        #expect(j["p50Ms"]?.doubleValue == 10 && j["p95Ms"]?.doubleValue == 19 && j["samples"]?.intValue == 20)
+        #expect(j["from"]?.stringValue == "v4l2Buffer")
     }
 
     /// A frame drawn twice counts once; a capture time after the write (clocks out of step) is ignored.

@@ -15,14 +15,14 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
         let dir = try tempTree(["a.strings": "/* c */\n\"b\" = \"x\\ny\";\n\"a\" = \"é \\\"q\\\"\";\nkey;\n"])
         let r = runStrings(["dump", dir + "/a.strings"])
         #expect(r.code == 0)
-        #expect(r.out == "{\n  \"b\": \"x\\ny\",\n  \"a\": \"é \\\"q\\\"\",\n  \"key\": \"key\"\n}\n")
+        #expect(r.out == "{\n  \"b\" : \"x\\ny\",\n  \"a\" : \"é \\\"q\\\"\",\n  \"key\" : \"key\"\n}\n")
     }
 
     @Test func dumpStringsdictAsJSON() throws {
         let dir = try tempTree(["p.stringsdict": "<plist><dict><key>k</key><dict><key>n</key><integer>3</integer><key>t</key><true/><key>a</key><array/></dict></dict></plist>"])
         let r = runStrings(["dump", dir + "/p.stringsdict"])
         #expect(r.code == 0)
-        #expect(r.out == "{\n  \"k\": {\n    \"n\": 3,\n    \"t\": true,\n    \"a\": []\n  }\n}\n")
+        #expect(r.out == "{\n  \"k\" : {\n    \"n\" : 3,\n    \"t\" : true,\n    \"a\" : [\n\n    ]\n  }\n}\n")
     }
 
     /// Malformed → exit 65 with `FILE:LINE:COL: error:` on stderr and nothing on stdout.
@@ -216,8 +216,8 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
         #expect(lint.code == 0 && lint.out.hasSuffix("0 error(s), 1 warning(s)\n"), "\(lint.out)")   // fr lacks `many` (CLDR 42: 1000000)
         let d1 = runStrings(["dump", dir + "/back.xcstrings"])
         #expect(d1.code == 0)
-        #expect(d1.out.contains("\"hello\": \"Bonjour %@\""))
-        #expect(d1.out.contains("\"NSStringLocalizedFormatKey\": \"%#@count@\""))
+        #expect(d1.out.contains("\"hello\" : \"Bonjour %@\""))
+        #expect(d1.out.contains("\"NSStringLocalizedFormatKey\" : \"%#@count@\""))
     }
 
     @Test func convertErrors() throws {
@@ -253,7 +253,7 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
         try FileManager.default.createDirectory(atPath: dir + "/de.lproj", withIntermediateDirectories: true)
         try data.write(to: URL(fileURLWithPath: dir + "/de.lproj/Localizable.strings"))
         let d = runStrings(["dump", dir + "/de.lproj/Localizable.strings"])
-        #expect(d.code == 0 && d.out == "{\n  \"selfie_capture_continue\": \"Weiter\"\n}\n")
+        #expect(d.code == 0 && d.out == "{\n  \"selfie_capture_continue\" : \"Weiter\"\n}\n")
         let f = runStrings(["format", "--locale", "de", "--strings", dir, "selfie_capture_continue"])
         #expect(f.out == "Weiter\n")
         var broken = Array(data)
