@@ -30,7 +30,7 @@ extension RecordingSession {
     /// - Returns: result.json's `failedAttempts` (empty without `--keep-failed`).
     /// - Throws: `MediaError` when a file cannot be written.
     func writeFailedAttempts(in folder: OutputFolder) throws -> [[String: Any]] {
-        guard setup.keepFailed, !failedAttempts.isEmpty else { return [] }
+        guard setup.output.keepFailed, !failedAttempts.isEmpty else { return [] }
         var out: [[String: Any]] = []
         var madeFolder = false
         for a in failedAttempts {
@@ -63,7 +63,7 @@ extension RecordingSession {
     /// explained later. Best effort: a write error leaves nothing half-made (the files written
     /// are removed) and does not change the exit code.
     func keepAfterFailedRun(_ k: KeptFailure) {
-        guard setup.keepFailed, summary == nil, !failedAttempts.isEmpty, !failedAttempts.allSatisfy({ $0.frames.isEmpty }) else { return }
+        guard setup.output.keepFailed, summary == nil, !failedAttempts.isEmpty, !failedAttempts.allSatisfy({ $0.frames.isEmpty }) else { return }
         var written: [String] = []
         var target: OutputFolder?
         do {
@@ -78,12 +78,12 @@ extension RecordingSession {
                 "status": "failed", "attempts": k.attempts, "failedAttempts": failed,
                 "settings": ResultWriter.settings(setup),
                 // The manifest's kind (camera|file|pipe|demo) and how it was read, as a recorded result.json says.
-                "source": ["kind": record.kind.rawValue, "format": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec,
+                "source": ["kind": record.kind.rawValue, "format": setup.source.kind.rawValue, "spec": setup.source.recordedSpec,
                            "injection": ["level": injection.level.rawValue, "reasons": injection.reasons] as [String: Any]] as [String: Any],
             ]
             let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
-            _ = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.signKey)
-                .publish(result: Array(data) + [0x0A], source: record, startedAt: startedAt, endedAt: setup.wallClock())
+            _ = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.output.signKey)
+                .publish(result: Array(data) + [0x0A], source: record, startedAt: startedAt, endedAt: setup.output.wallClock())
             k.console.err("\(ErrorReport.program): --keep-failed: the failed attempts' frames are in \(folder.path)\n")
         } catch {
             for p in written { unlink(p) }

@@ -84,14 +84,14 @@ enum ResultWriter {
         root["previewLatency"] = previewLatency ?? NSNull()
         // `kind` is the manifest's (camera|file|pipe|demo: one vocabulary, issue #29); `format`
         // says how the source is read (camera, avi, mjpegStream, y4m, demo).
-        let kind = FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue
-        var source: [String: Any] = ["spec": setup.recordedSourceSpec, "kind": kind, "format": setup.sourceKind.rawValue]
+        let kind = FrameSources.recordKind(setup.source.kind, spec: setup.source.spec).rawValue
+        var source: [String: Any] = ["spec": setup.source.recordedSpec, "kind": kind, "format": setup.source.kind.rawValue]
         // A camera's frame rate as measured from its buffer timestamps (V4L-12: the rate it
         // really delivered, which USB bandwidth or low light can hold below the asked one).
         if let fps = sourceRecord?.camera?.measuredFps { source["measuredFps"] = fps }
         // Issue #25: the camera's identity and what it shows of an injection, as in the manifest.
         let injection = sourceRecord?.injection
-            ?? InjectionSignals.judge(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec))
+            ?? InjectionSignals.judge(kind: FrameSources.recordKind(setup.source.kind, spec: setup.source.spec))
         let injectionJSON: [String: Any] = ["level": injection.level.rawValue, "reasons": injection.reasons]
         source["injection"] = injectionJSON
         var identity: [String: Any] = [:]
@@ -108,7 +108,7 @@ enum ResultWriter {
                               "collected": collected.count, "offsetsMs": plan?.offsetsMs ?? []] as [String: Any]
         // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
         let meta: [String: Any] = ["app": "selfie-capture", "version": Commands.version,
-                                   "source": ["kind": kind, "format": setup.sourceKind.rawValue, "spec": setup.recordedSourceSpec,
+                                   "source": ["kind": kind, "format": setup.source.kind.rawValue, "spec": setup.source.recordedSpec,
                                               "injection": injectionJSON, "camera": identity.isEmpty ? NSNull() : identity] as [String: Any],
                                    "video": ["width": s.width, "height": s.height, "fps": s.fps, "frames": s.frameCount,
                                              "durationMs": s.durationMs, "container": s.format.container,
@@ -184,9 +184,9 @@ enum ResultWriter {
             "previewScaleType": st.options.previewScaleType.rawValue,
             "payloadOptimization": st.options.payloadOptimization,
             "mirror": setup.guidance.mirror,
-            "pace": setup.pace.rawValue,
+            "pace": setup.source.pace.rawValue,
             "locale": setup.strings.locale,
-            "videoFormat": setup.videoFormat.rawValue,
+            "videoFormat": setup.output.videoFormat.rawValue,
             "maxAttempts": st.effectiveMaxAttempts,
             "timeoutSeconds": setup.timeoutMs.map { Double($0) / 1000 } ?? NSNull(),
             "strictQuality": st.qualityPatienceMs == nil,
