@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// The analysis log (`analyze` and `capture --analysis-log`): one JSON object per analysed frame.
 public enum AnalysisLog {
     /// One JSON line (no trailing newline):

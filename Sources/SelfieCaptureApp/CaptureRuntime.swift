@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import CaptureModel
 import Evidence
 import FaceAnalysis
 import Foundation

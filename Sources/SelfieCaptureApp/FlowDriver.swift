@@ -1,4 +1,5 @@
 import CaptureFlow
+import CaptureModel
 
 /// Glue between the state machine, a `--keys` script and the event log, for the runtime loop:
 /// each turn it feeds the clock, the turn's events and any script keys that are due, writes

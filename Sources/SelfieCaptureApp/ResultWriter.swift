@@ -1,6 +1,7 @@
 import Camera
 import CaptureFlow
 import Camera
+import CaptureModel
 import Evidence
 import Foundation
 import Media

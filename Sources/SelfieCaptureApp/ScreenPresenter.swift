@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import CaptureModel
 import Foundation
 import Localization
 import Media
