@@ -70,16 +70,19 @@ let package = Package(
         .target(name: "FakeV4L2", dependencies: ["Camera", "CV4L2", "Media", "CaptureModel"], path: "Sources/FakeV4L2"),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "WorkerTests", dependencies: ["Worker"]),
+        // The media tests' fixtures (shared clips' ground truth, ffmpeg-decoded frames, the dlib models, a synthetic
+        // face), for FaceAnalysisTests and the analysis-with-guidance tests of SelfieCaptureAppTests.
+        .target(name: "FaceFixtures", dependencies: ["FaceAnalysis", "Media", "CaptureModel", "TestSupport"], path: "Sources/FaceFixtures"),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
         .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "FakeV4L2", "TestSupport"]),
-        .testTarget(name: "EvidenceTests", dependencies: ["Digest", "Evidence", "TestSupport"]),
-        // CaptureFlow: the media scenarios and quality tests judge the analysis with the guidance rules.
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "CaptureFlow", "TestSupport"]),
+        .testTarget(name: "DigestTests", dependencies: ["Digest", "TestSupport"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "TestSupport"]),
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceFixtures", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"],
                     exclude: ["Snapshots"]),   // read by path (#filePath), not bundled
-        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "FakeV4L2", "TestSupport"],
+        .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "FakeV4L2", "FaceFixtures", "TestSupport"],
                     exclude: ["Snapshots"]),   // read by path (#filePath), not bundled
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Media", "TerminalUI", "CaptureFlow"]),
     ]

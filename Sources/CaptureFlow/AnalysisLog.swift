@@ -1,4 +1,5 @@
 import JSON
+import CaptureModel
 
 /// The analysis log (`analyze` and `capture --analysis-log`): one JSON object per analysed frame.
 public enum AnalysisLog {

@@ -1,7 +1,8 @@
+import CaptureModel
+
 // Guidance without sight (issue #17): what to say about the flow's state, and when. Pure: the
 // state machine's state and the injected clock in, announcements out. The app turns each
 // announcement into text (string tables), writes it to `--announce`, and speaks it (`--speak`).
-
 /// One thing to say: a string-table key with its arguments. Two announcements are equal when
 /// they would say the same thing (the countdown's number is part of it).
 public struct Announcement: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import JSON
+import CaptureModel
 
 /// The active challenge inside the capture flow (issue #25; the step logic is `ChallengeJudge`).
 ///
@@ -15,9 +16,10 @@ import JSON
 /// window (`QualityPatience`) does not run during a step: shortfalls accepted before stay
 /// accepted, and none is newly accepted from frames of a turning head.
 extension CaptureStateMachine {
-    /// True while a challenge step is being judged.
+    /// True while a challenge step is being judged (only while recording: the failed screen
+    /// keeps the ended attempt's challenge, but no step runs there).
     public var challengeRunning: Bool {
-        guard let c = challenge else { return false }
+        guard isRecording, let c = challenge else { return false }
         return !c.finished && !c.records.isEmpty
     }
 

@@ -1,6 +1,7 @@
-// The capture flow as a value type: events in, effects out (DESIGN.md "Conventions"; the shape of
 import CaptureModel
 import JSON
+
+// The capture flow as a value type: events in, effects out (DESIGN.md "Conventions"; the shape of
 // swift-nio's protocol-negotiation state machine). No clock, no I/O: time arrives as
 // `Event.tick(nowMs:)`, and every side effect is an `Effect` the runtime carries out.
 
@@ -220,12 +221,17 @@ public enum FlowState: Sendable, Equatable {
     case cameraPermission(pending: Bool)
     /// The device path from `permissionDenied`.
     case cameraPermissionDenied(devicePath: String, pending: Bool)
-    case capture(CaptureStage)
-    /// The recording finished (`videoRecordEnded`).
-    case result
+    /// The capture screen's stage, and the attempt under way (a fresh one when the screen opens
+    /// and at each Try again).
+    case capture(CaptureStage, Attempt)
+    /// The recording finished (`videoRecordEnded`): the attempt that recorded (its counts,
+    /// collection plan, accepted shortfalls and challenge, for result.json and the screen).
+    case result(Attempt)
     /// `cameraReady`: the camera had sent a frame when the attempt failed (Try again then starts
-    /// at once, else on the first frame).
-    case failed(reason: FailureReason, canTryAgain: Bool, cameraReady: Bool)
+    /// at once, else on the first frame). `ended`: the failed attempt as it ended (its face
+    /// losses and challenge name the failure); a fresh one when the failure came before the
+    /// capture screen.
+    case failed(reason: FailureReason, canTryAgain: Bool, cameraReady: Bool, ended: Attempt)
 }
 
 /// The capture screen's own sequence, each step with its data (`CapturePhase` is its name).
@@ -234,8 +240,9 @@ public enum CaptureStage: Sendable, Equatable {
     case waitingForCamera(startWhenReady: Bool)
     case ready
     case positioning
-    /// Counting down since `startMs` (ms on the run's clock).
-    case countdown(startMs: Int)
+    /// Counting down since `startMs` (ms on the run's clock); `remaining`: the seconds
+    /// `faceCaptureCountDown` last reported.
+    case countdown(startMs: Int, remaining: Int)
     /// Recording since `startMs`.
     case recording(startMs: Int)
 
@@ -297,44 +304,58 @@ public struct CaptureStateMachine: Sendable, Equatable {
     public private(set) var modelReady = false
     /// The capture screen's phase; `.finished` on the result screen; on the other screens
     /// `.waitingForCamera` (or `.ready` on a failed screen whose camera had sent a frame).
-    /// Setting it acts only on the capture screen (a countdown or recording starts at `nowMs`).
-    public private(set) var phase: CapturePhase {
-        get {
-            switch state {
-            case .capture(let stage): return stage.phase
-            case .result: return .finished
-            case .failed(_, _, let ready): return ready ? .ready : .waitingForCamera
-            default: return .waitingForCamera
-            }
+    public var phase: CapturePhase {
+        switch state {
+        case .capture(let stage, _): return stage.phase
+        case .result: return .finished
+        case .failed(_, _, let ready, _): return ready ? .ready : .waitingForCamera
+        default: return .waitingForCamera
         }
+    }
+    /// Moves the capture screen to `stage`, keeping its attempt; nothing on other screens.
+    private mutating func setStage(_ stage: CaptureStage) {
+        guard case .capture(_, let a) = state else { return }
+        state = .capture(stage, a)
+    }
+    /// The attempt the state carries: under way on the capture screen, the one that ended on
+    /// the result and failed screens; nil on the screens before the capture.
+    public var currentAttempt: Attempt? {
+        switch state {
+        case .capture(_, let a), .result(let a), .failed(_, _, _, let a): return a
+        default: return nil
+        }
+    }
+    /// The attempt's data, read and written in the state's case (a fresh value, and writes
+    /// ignored, on the screens that have none).
+    var current: Attempt {
+        get { currentAttempt ?? Attempt(patienceWindowMs: settings.qualityPatienceMs) }
         set {
-            guard case .capture = state else { return }
-            switch newValue {
-            case .waitingForCamera: state = .capture(.waitingForCamera(startWhenReady: false))
-            case .ready: state = .capture(.ready)
-            case .positioning: state = .capture(.positioning)
-            case .countdown: state = .capture(.countdown(startMs: nowMs))
-            case .recording: state = .capture(.recording(startMs: nowMs))
-            case .finished: state = .result
+            switch state {
+            case .capture(let stage, _): state = .capture(stage, newValue)
+            case .result: state = .result(newValue)
+            case .failed(let r, let again, let ready, _): state = .failed(reason: r, canTryAgain: again, cameraReady: ready, ended: newValue)
+            default: break
             }
         }
     }
     /// The last clock value seen (ms).
     public private(set) var nowMs: Int = 0
-    /// The last judged frame while a capture is under way (positioning, countdown, recording).
-    public private(set) var guidance: GuidanceResult?
-    /// The patience rule's state in this attempt (issue #24); its `shortfalls` once `accepted`
-    /// are what result.json's `qualityShortfalls` reports.
-    public private(set) var patience = QualityPatience(windowMs: FlowSettings.defaultQualityPatienceMs)
-    /// Seconds left in the countdown (what `faceCaptureCountDown` last reported).
-    public private(set) var countdownRemaining: Int?
-    /// Recording progress 0...1.
-    public private(set) var recordingProgress: Double = 0
-    /// Why the capture last went back to positioning: the hint of the invalid frames that caused
-    /// it, or `.holdStill` when the face moved during the countdown.
-    public private(set) var restartReason: Hint?
+    /// The last judged frame of the attempt (`Attempt.guidance`).
+    public var guidance: GuidanceResult? { current.guidance }
+    /// The patience rule's state in this attempt (`Attempt.patience`).
+    public var patience: QualityPatience { current.patience }
+    /// Seconds left in the countdown (what `faceCaptureCountDown` last reported); nil but while
+    /// counting down.
+    public var countdownRemaining: Int? {
+        if case .capture(.countdown(_, let remaining), _) = state { return remaining }
+        return nil
+    }
+    /// Recording progress 0...1 (`Attempt.recordingProgress`).
+    public var recordingProgress: Double { current.recordingProgress }
+    /// Why the capture last went back to positioning (`Attempt.restartReason`).
+    public var restartReason: Hint? { current.restartReason }
     /// Clock time (ms) of that restart.
-    public private(set) var restartedAtMs: Int?
+    public var restartedAtMs: Int? { current.restartedAtMs }
     /// How long the restart message replaces the hint on the capture screen, in ms (2 s: long
     /// enough to read a short sentence; the hints come back after it).
     public static let restartMessageMs = 2000
@@ -348,7 +369,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
     /// Set on the failed screen.
     public var failure: FailureReason? {
-        if case .failed(let reason, _, _) = state { return reason }
+        if case .failed(let reason, _, _, _) = state { return reason }
         return nil
     }
     /// The device path of `permissionDenied`, on its screen.
@@ -364,21 +385,18 @@ public struct CaptureStateMachine: Sendable, Equatable {
         }
     }
     /// Frames written to the video in the current (or finished) recording.
-    public private(set) var recordedFrameCount = 0
+    public var recordedFrameCount: Int { current.recordedFrameCount }
     /// Frames collected as stills in the current (or finished) recording.
-    public private(set) var collectedFrameCount = 0
+    public var collectedFrameCount: Int { current.collectedFrameCount }
     /// The collection plan's offsets (ms from the recording start) not collected yet: what
     /// `collectOwed` asks for when the recording ends. Empty without a plan.
-    public var owedStillOffsetsMs: [Int] {
-        guard let plan = collectionPlan, collectedFrameCount < plan.offsetsMs.count else { return [] }
-        return Array(plan.offsetsMs[collectedFrameCount...])
-    }
+    public var owedStillOffsetsMs: [Int] { current.owedStillOffsetsMs }
     /// The current attempt, from 1; Try again moves to the next. On the result screen, the
     /// attempt that recorded (and the number of attempts made).
     public private(set) var attempt = 1
     /// True on the failed screen when it offers Try again (a retryable failure, attempts left).
     public var canTryAgain: Bool {
-        if case .failed(_, let again, _) = state { return again }
+        if case .failed(_, let again, _, _) = state { return again }
         return false
     }
 
@@ -402,35 +420,23 @@ public struct CaptureStateMachine: Sendable, Equatable {
         case .loading, .result: return false
         }
     }
-    /// How the current (or finished) recording collects its stills; nil without a known frame
-    /// rate (Mobai's frame-count rule then applies).
-    public private(set) var collectionPlan: CollectionPlan?
-    private var countdownStartMs: Int {
-        if case .capture(.countdown(let start)) = state { return start }
-        return nowMs
-    }
+    /// How the current (or finished) recording collects its stills (`Attempt.collectionPlan`).
+    public var collectionPlan: CollectionPlan? { current.collectionPlan }
     private var recordingStartMs: Int {
-        if case .capture(.recording(let start)) = state { return start }
+        if case .capture(.recording(let start), _) = state { return start }
         return nowMs
     }
-    /// Since when (ms) frames have been invalid during a countdown or recording, and their hint.
-    private var invalidSinceMs: Int?
-    private var invalidHint: Hint?
     /// Countdowns and recordings of this attempt interrupted by a lost face.
-    public private(set) var faceLosses = 0
+    public var faceLosses: Int { current.faceLosses }
     private var timerStartMs = 0
-    /// Set by Try again while the camera has sent no frame yet: start when it does.
-    private var startWhenReady: Bool {
-        if case .capture(.waitingForCamera(let start)) = state { return start }
-        return false
+    /// The active challenge of this attempt (`Attempt.challenge`, issue #25).
+    public internal(set) var challenge: ChallengeJudge? {
+        get { current.challenge }
+        set { current.challenge = newValue }
     }
-    /// The active challenge of this attempt (issue #25, `CaptureStateMachine+Challenge.swift`):
-    /// started when the still part of the recording is complete; nil without one.
-    public internal(set) var challenge: ChallengeJudge?
 
     public init(settings: FlowSettings = FlowSettings()) {
         self.settings = settings
-        patience = QualityPatience(windowMs: settings.qualityPatienceMs)
     }
 
     /// The recording duration in ms (the override, else the preset).
@@ -455,7 +461,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
     /// True while frames go to the video file.
     public var isRecording: Bool {
-        if case .capture(.recording) = state { return true }
+        if case .capture(.recording, _) = state { return true }
         return false
     }
     /// How many attempts the run may make (`FlowSettings.effectiveMaxAttempts`).
@@ -555,10 +561,8 @@ public struct CaptureStateMachine: Sendable, Equatable {
         var effects: [Output] = isRecording ? [.abortRecording] : []
         effects.append(emit(.captureRestarted, [EventField("reason", .string(reason)), EventField("phase", .string(phase.rawValue)),
                                                 EventField("attempt", .int(attempt))]))
-        phase = .positioning
-        let losses = faceLosses
-        resetAttempt()
-        faceLosses = losses
+        setStage(.positioning)
+        current = current.restarted(keepingFaceLosses: true)
         return effects
     }
 
@@ -588,33 +592,23 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func enterCapture() -> [Output] {
-        state = .capture(.waitingForCamera(startWhenReady: false))
+        state = .capture(.waitingForCamera(startWhenReady: false), Attempt(patienceWindowMs: settings.qualityPatienceMs))
         timerStartMs = nowMs
-        resetAttempt()
-        restartReason = nil
         return [.showScreen(.capture), emit(.cameraPreviewShown)]
     }
 
-    private mutating func resetAttempt() {
-        challenge = nil   // issue #25
-        patience = QualityPatience(windowMs: settings.qualityPatienceMs)
-        guidance = nil; countdownRemaining = nil; recordingProgress = 0
-        invalidSinceMs = nil; invalidHint = nil; restartedAtMs = nil; faceLosses = 0
-        recordedFrameCount = 0; collectedFrameCount = 0
-    }
-
     private mutating func cameraReadyIfWaiting() -> [Output] {
-        guard case .capture(.waitingForCamera(let startNow)) = state else { return [] }
-        phase = .ready
+        guard case .capture(.waitingForCamera(let startNow), _) = state else { return [] }
+        setStage(.ready)
         var effects = [emit(.cameraReady)]
         if !showsStartButton || startNow { effects += startCapture() }
         return effects
     }
 
+    /// Start (or its automatic press): positioning, with a fresh attempt.
     private mutating func startCapture() -> [Output] {
-        phase = .positioning
-        resetAttempt()
-        restartReason = nil
+        guard case .capture = state else { return [] }
+        state = .capture(.positioning, Attempt(patienceWindowMs: settings.qualityPatienceMs))
         return [emit(.videoCaptureStarted, [EventField("attempt", .int(attempt)), EventField("maxAttempts", .int(maxAttempts))])]
     }
 
@@ -671,19 +665,18 @@ public struct CaptureStateMachine: Sendable, Equatable {
                 abort.append(emit(.captureRestarted, [EventField("reason", .string("back")), EventField("phase", .string(phase.rawValue)),
                                                       EventField("attempt", .int(attempt))]))
             }
+            // Leaving the capture screen leaves its attempt behind.
             if !settings.cameraConsent {
                 state = .cameraPermission(pending: false)
-                resetAttempt()
                 return abort + [.closeCamera, .showScreen(.cameraPermission), emit(.cameraPermissionShown)]
             }
             if settings.session.uiConfig.showInstructions {
-                resetAttempt()
                 return abort + [.closeCamera] + showInstructions()
             }
             // Nowhere to go back to: stop the attempt and wait for Start again.
             guard phase == .positioning || phase == .countdown || phase == .recording else { return [] }
-            phase = .ready
-            resetAttempt()
+            setStage(.ready)
+            current = current.restarted(keepingFaceLosses: false)
             if !showsStartButton { return abort + startCapture() }
             return abort
         default:
@@ -703,17 +696,17 @@ public struct CaptureStateMachine: Sendable, Equatable {
             // Before Start the judgement is kept for the screen (the oval's look follows the face
             // from the first frame; hints too with --guide-before-start), reported only with
             // --guide-before-start (what the screen shows), and no countdown.
-            guidance = g
+            current.guidance = g
             if settings.guideBeforeStart { effects += validatingEvents(g) }
             return effects
         default: return effects
         }
         // Issue #25: while a challenge step runs, turning is the instruction (see the extension).
         let tolerated = challengeTolerant(g)
-        let accepted = challengeRunning ? [] : patience.update(tolerated, nowMs: nowMs, recording: phase == .recording)
+        let accepted = challengeRunning ? [] : current.patience.update(tolerated, nowMs: nowMs, recording: phase == .recording)
         if !accepted.isEmpty {
             // The restart the shortfall caused is over: its message must not stand above the countdown.
-            restartReason = nil; restartedAtMs = nil
+            current.restartReason = nil; current.restartedAtMs = nil
             effects.append(emit(.qualityAccepted, [
                 EventField("shortfalls", .array(accepted.map { s in .object([
                     EventField("hint", .string(s.hint.rawValue)), EventField("measure", .string(s.measure)),
@@ -728,9 +721,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
         // Counting down or recording on a valid frame: the hint line says "Hold still", not a
         // shortfall's hint that the debounce still holds.
         if (phase == .countdown || phase == .recording), g.isValid { g.hint = .holdStill }
-        guidance = g
+        current.guidance = g
         effects += validatingEvents(g)
-        if g.isValid { invalidSinceMs = nil; invalidHint = nil }
+        if g.isValid { current.invalidSinceMs = nil; current.invalidHint = nil }
         switch phase {
         case .positioning:
             // After a shortfall the countdown waits for `FlowSettings.shortfallClearMs` of clean
@@ -780,19 +773,19 @@ public struct CaptureStateMachine: Sendable, Equatable {
             ?? settings.options.collects(recordedFrame: recordedFrameCount, alreadyCollected: collectedFrameCount)
         if g.isValid, collects {
             effects.append(.collectFrame(frameIndex: g.frameIndex))
-            collectedFrameCount += 1
+            current.collectedFrameCount += 1
         }
-        recordedFrameCount += 1
+        current.recordedFrameCount += 1
         return effects + advanceRecording(reportProgress: true)
     }
 
     /// An invalid frame during the countdown or recording: a blip until `invalidGraceMs` has
     /// passed since the first invalid frame, then a restart.
     private mutating func invalidFrame(_ g: GuidanceResult) -> [Output] {
-        if invalidSinceMs == nil { invalidSinceMs = nowMs }
+        if current.invalidSinceMs == nil { current.invalidSinceMs = nowMs }
         // The frame's own hint: the shown one may still be holdStill while a quality hint waits
         // out its debounce, and "moved" would then be named for an invalid frame.
-        invalidHint = g.frameHint == .holdStill ? g.hint : g.frameHint
+        current.invalidHint = g.frameHint == .holdStill ? g.hint : g.frameHint
         return graceExpired() ?? []
     }
 
@@ -800,10 +793,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// - Returns: nil while the grace runs (or no frame is invalid); else the restart's (or the
     ///   failure's) effects, which may be empty: the caller must then stop, the phase changed.
     private mutating func graceExpired() -> [Output]? {
-        guard let since = invalidSinceMs, nowMs - since >= settings.invalidGraceMs else { return nil }
-        let reason = invalidHint ?? .noFace
+        guard let since = current.invalidSinceMs, nowMs - since >= settings.invalidGraceMs else { return nil }
+        let reason = current.invalidHint ?? .noFace
         if reason == .noFace {
-            faceLosses += 1
+            current.faceLosses += 1
             if faceLosses >= max(1, settings.maxFaceLosses) { return fail(.faceLost, retryable: true) }
         }
         return (phase == .recording ? [.abortRecording] : []) + restart(because: reason)
@@ -811,16 +804,14 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     private mutating func restart(because reason: Hint) -> [Output] {
         let from = phase
-        challenge = nil   // issue #25: a restarted recording starts its challenge again
-        phase = .positioning
-        restartReason = reason
-        restartedAtMs = nowMs
-        invalidSinceMs = nil
-        invalidHint = nil
-        countdownRemaining = nil
-        recordingProgress = 0
-        recordedFrameCount = 0
-        collectedFrameCount = 0
+        setStage(.positioning)
+        // The take starts again (a restarted recording starts its challenge again, issue #25).
+        let plan = collectionPlan
+        current.newTake(plan: plan)
+        current.restartReason = reason
+        current.restartedAtMs = nowMs
+        current.invalidSinceMs = nil
+        current.invalidHint = nil
         // `moved` when the face left its hold, else the hint of the invalid frames.
         return [emit(.captureRestarted, [EventField("reason", .string(reason == .holdStill ? "moved" : reason.rawValue)),
                                          EventField("phase", .string(from.rawValue)),
@@ -828,22 +819,18 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     private mutating func beginCountdown() -> [Output] {
-        invalidSinceMs = nil
+        current.invalidSinceMs = nil
         let total = settings.options.countdownMs
         if total == 0 { return startRecordingPhase() }
-        phase = .countdown
         let remaining = (total + 999) / 1000
-        countdownRemaining = remaining
+        setStage(.countdown(startMs: nowMs, remaining: remaining))
         return [emit(.faceCaptureCountDown, [EventField("remaining", .int(remaining))])]
     }
 
     private mutating func startRecordingPhase() -> [Output] {
-        collectionPlan = sourceFps.flatMap { settings.options.collectionPlan(durationMs: recordingDurationMs, fps: $0) }
-        phase = .recording
-        countdownRemaining = nil
-        recordingProgress = 0
-        recordedFrameCount = 0
-        collectedFrameCount = 0
+        let plan = sourceFps.flatMap { settings.options.collectionPlan(durationMs: recordingDurationMs, fps: $0) }
+        setStage(.recording(startMs: nowMs))
+        current.newTake(plan: plan)
         return [.startRecording, emit(.videoRecordStarted), emit(.faceCaptureStarted)]
     }
 
@@ -851,13 +838,14 @@ public struct CaptureStateMachine: Sendable, Equatable {
         switch phase {
         case .countdown:
             if let expired = graceExpired() { return expired }
+            guard case .capture(.countdown(let start, let shown), _) = state else { return [] }
             let total = settings.options.countdownMs
-            let elapsed = nowMs - countdownStartMs
+            let elapsed = nowMs - start
             // The recording starts on a valid frame, not in the middle of a blip.
-            if elapsed >= total { return invalidSinceMs == nil ? startRecordingPhase() : [] }
+            if elapsed >= total { return current.invalidSinceMs == nil ? startRecordingPhase() : [] }
             let remaining = (total - elapsed + 999) / 1000
-            guard remaining != countdownRemaining else { return [] }
-            countdownRemaining = remaining
+            guard remaining != shown else { return [] }
+            setStage(.countdown(startMs: start, remaining: remaining))
             return [emit(.faceCaptureCountDown, [EventField("remaining", .int(remaining))])]
         case .recording:
             if let expired = graceExpired() { return expired }
@@ -873,7 +861,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         if p >= 1 { return challengeOrFinish() }   // issue #25: the challenge, if any, first
         let rounded = (p * 1000).rounded() / 1000
         guard reportProgress, rounded > recordingProgress else { return [] }
-        recordingProgress = rounded
+        current.recordingProgress = rounded
         return progressEvents(rounded)
     }
 
@@ -884,8 +872,9 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     mutating func finishRecording() -> [Output] {
         var effects: [Output] = recordingProgress < 1 ? progressEvents(1) : []
-        recordingProgress = 1
-        state = .result
+        var recorded = current
+        recorded.recordingProgress = 1
+        state = .result(recorded)
         let owed = owedStillOffsetsMs
         if !owed.isEmpty { effects.append(.collectOwed(offsetsMs: owed)) }
         effects += [.stopRecording, emit(.videoRecordEnded, [
@@ -919,7 +908,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         guard screen != .result, screen != .failed else { return [] }
         let abort: [Output] = isRecording ? [.abortRecording] : []
         let cameraReady = screen == .capture && phase != .waitingForCamera
-        state = .failed(reason: reason, canTryAgain: retryable && attempt < maxAttempts, cameraReady: cameraReady)
+        state = .failed(reason: reason, canTryAgain: retryable && attempt < maxAttempts, cameraReady: cameraReady, ended: current)
         var effects = abort + [emit(.faceCaptureFailed, [EventField("reason", .string(reason.eventText)),
                                                          EventField("attempt", .int(attempt))]),
                                .showScreen(.failed)]
@@ -941,11 +930,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// The capture starts at once (Try again was the person's start), or when the first frame
     /// arrives if the camera has sent none yet; the `--timeout` timer restarts.
     private mutating func tryAgain() -> [Output] {
-        guard case .failed(_, _, let cameraReady) = state else { return [] }
+        guard case .failed(_, _, let cameraReady, _) = state else { return [] }
         attempt += 1
-        state = .capture(cameraReady ? .ready : .waitingForCamera(startWhenReady: true))
-        restartReason = nil
-        resetAttempt()
+        // The next attempt starts from a fresh value: nothing of the failed one carries over.
+        state = .capture(cameraReady ? .ready : .waitingForCamera(startWhenReady: true), Attempt(patienceWindowMs: settings.qualityPatienceMs))
         timerStartMs = nowMs
         var effects: [Output] = [.discardAttempt, .showScreen(.capture)]
         if cameraReady { effects += startCapture() }

@@ -1,6 +1,7 @@
+import CaptureModel
+
 // Configuration types, named as in the seed SDKs: Unissey (`AcquisitionPreset`, `SessionConfig`,
 // `RecordingConfig`, `UiConfig`, `VideoQuality`) and Mobai (`CaptureOptions`). Pure values.
-
 /// How the video is recorded (Unissey `AcquisitionPreset`): a duration and preferred qualities.
 public enum AcquisitionPreset: String, Sendable, CaseIterable, Codable {
     /// 1 s, 720p if possible else 1080p: "the preset most use cases rely on" (Unissey reference 3.1).

@@ -1,6 +1,7 @@
+import CaptureModel
+
 // The guidance vocabulary of the Mobai SDK, exactly (constraints V1 and V2), and the result of
 // judging one analysed frame. The rules that produce it live with the guidance code.
-
 /// Face status, Mobai constraints V1 (landmark-based). Directions are in the **mirrored**
 /// preview the user sees.
 public enum FaceStatus: String, Sendable, CaseIterable, Codable {

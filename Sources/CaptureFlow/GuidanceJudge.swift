@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// Guidance over a stream of analysed frames: the pure rules (`GuidanceRules`), the hint debounce
 /// (`HintDebouncer`) and the stillness the countdown waits for (`StillnessJudge`). A value type;
 /// feed frames in order.

@@ -1,6 +1,7 @@
+import CaptureModel
+
 // The guidance rules: pure functions from one frame's analysis to the Mobai vocabulary and a raw
 // (not yet debounced) hint. `Guidance` (Guidance+Judge.swift) adds the debounce and the stillness judged over time.
-
 /// Which Mobai constraint set the capture reports and validates with.
 public enum ConstraintsVersion: String, Sendable, CaseIterable, Codable {
     /// FaceStatus (one value).

@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// Keeps the shown hint until a different one has persisted (frame timestamps; no clock reads),
 /// so the hint does not flicker between frames.
 ///

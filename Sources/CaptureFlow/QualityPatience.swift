@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// One shortfall the flow accepted after the patience window (issue #24): what result.json's
 /// `qualityShortfalls`, the `qualityAccepted` event and the `metadata` report.
 public struct AcceptedShortfall: Sendable, Equatable {

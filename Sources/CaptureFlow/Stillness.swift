@@ -1,3 +1,5 @@
+import CaptureModel
+
 /// Whether a valid face is holding still (issue #10), judged on the tracked face over a time
 /// window rather than frame to frame.
 public enum Stillness: String, Sendable, Equatable {

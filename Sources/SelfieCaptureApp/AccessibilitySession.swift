@@ -24,29 +24,29 @@ final class AccessibilitySession {
     func open(_ setup: CaptureSetup, bell: @escaping () -> Void, report: @escaping (FlowEvent) -> Void) throws -> [String] {
         var warnings = setup.warnings
         var sink: AnnounceSink?
-        if let p = setup.announcePath {
+        if let p = setup.accessibility.announcePath {
             let console = setup.console
             sink = p == "-" ? AnnounceSink { console.out($0) } : try AnnounceSink(path: p)
         }
         var speaker: Speaker?
-        if setup.speak {
+        if setup.accessibility.speak {
             // The language the texts really come from (a locale without tables falls back, e.g. to en).
             let (s, warning) = Speaker.make(language: setup.strings.lookup("selfie_capture_announce_done")?.language ?? "en")
             speaker = s
             if let w = warning { warnings.append(w) }
         }
-        if setup.sound && setup.renderer != .curses {
+        if setup.accessibility.sound && setup.screen.renderer != .curses {
             // Without curses the bell goes straight to the controlling terminal (over SSH, the
             // person's own), not into a log on stdout.
             bellFD = Glibc.open("/dev/tty", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
             if bellFD < 0 { warnings.append("--sound: no terminal to ring (/dev/tty: \(String(cString: strerror(errno)))); the capture goes on without sound") }
         }
-        for w in warnings where setup.renderer != .curses { setup.console.err("selfie-capture: warning: \(w)\n") }
-        let later = setup.renderer == .curses ? warnings : []
-        guard sink != nil || speaker != nil || setup.sound else { return later }
-        let out = AccessibilityOutputs(announcer: Announcer(mirrored: setup.guidance.mirror, sourceIsCamera: setup.sourceKind == .camera),
-                                       sink: sink, speaker: speaker, sound: setup.sound, strings: setup.strings)
-        let curses = setup.renderer == .curses
+        for w in warnings where setup.screen.renderer != .curses { setup.console.err("selfie-capture: warning: \(w)\n") }
+        let later = setup.screen.renderer == .curses ? warnings : []
+        guard sink != nil || speaker != nil || setup.accessibility.sound else { return later }
+        let out = AccessibilityOutputs(announcer: Announcer(mirrored: setup.guidance.mirror, sourceIsCamera: setup.source.kind == .camera),
+                                       sink: sink, speaker: speaker, sound: setup.accessibility.sound, strings: setup.strings)
+        let curses = setup.screen.renderer == .curses
         out.ring = { [unowned self] in
             if curses { bell() } else if self.bellFD >= 0 {
                 var bel: UInt8 = 7

@@ -1,4 +1,5 @@
 import CaptureFlow
+import CaptureModel
 import FaceAnalysis
 import Foundation
 import Media

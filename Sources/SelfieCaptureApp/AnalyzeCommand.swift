@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import CaptureModel
 import FaceAnalysis
 import Media
 

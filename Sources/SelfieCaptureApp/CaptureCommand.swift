@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import CaptureModel
 import FaceAnalysis
 import Foundation
 import Localization
@@ -21,83 +22,33 @@ public enum CaptureCommand {
     }
 }
 
-/// Everything a capture run needs, validated. Built by `make(_:environment:console:)`.
+/// Everything a capture run needs, validated. Built by `make(_:environment:console:)`. Grouped
+/// by concern (`SourceSetup`, `ScreenSetup`, `OutputSetup`, `AccessibilitySetup`); each group
+/// holds its defaults, which the parsing and `--help` read.
 public struct CaptureSetup {
     public var settings: FlowSettings
     public var guidance: GuidanceConfig
-    public var sourceSpec: String
-    public var sourceKind: SourceKind
-    public var pace: PaceMode
-    public var loop: Bool
-    public var timeoutMs: Int?
-    public var renderer: RendererChoice
-    public var keys: [KeyStep]?
-    public var theme: Theme
-    /// `--theme` as given (the runtime reloads `auto` once the terminal told its background).
-    public var themeChoice: ThemeChoice = .auto
-    public var layout: Layout
+    /// Where the frames come from and how they are paced.
+    public var source: SourceSetup
+    /// How the screens are drawn and answered.
+    public var screen: ScreenSetup
+    /// What the run writes: the recording's folder, logs, the manifest's clock and signature.
+    public var output: OutputSetup
+    /// `--announce`, `--sound`, `--speak`, `--reduced-motion` (issue #17).
+    public var accessibility = AccessibilitySetup()
     public var strings: Localizer
-    public var outputRequested: String?
-    /// `--debug-overlay`: the status line is shown from the start (key `i` toggles it anyway).
-    public var debugOverlay = false
-    /// `--preview-fps`: most capture screens drawn per second of the run's clock (default 15).
-    public var previewFps = CaptureSetup.defaultPreviewFps
-    /// `--colors`: the colour mode asked for (nil: what the terminal reports).
-    public var colors: ColorMode?
-    /// `--preview-mode` (default auto, issue #13).
-    public var previewMode = PreviewModeChoice.auto
-    /// Default `--preview-fps`: 15 redraws a second, half a 30 fps camera's rate (issue #19;
-    /// the preview is a guide, and each redraw of a 80×24 half-block preview is kilobytes).
-    public static let defaultPreviewFps = 15
-    /// Where the default timestamped folder goes when there is no `--output` (the current
-    /// folder; tests point it elsewhere). It is named and created when the recording starts.
-    public var outputParent = "."
-    public var eventsPath: String?
-    public var analysisLogPath: String?
-    public var targetResolution: TargetResolution?
-    /// `--video-format`: the recorded video's container and codec (default avi).
-    public var videoFormat: VideoFormat
+    /// `--keys`: the key script, if any.
+    public var keys: [KeyStep]?
+    /// `--timeout` per attempt (ms), if any.
+    public var timeoutMs: Int?
+    /// Unattended: nobody can press a key (no terminal input and no `--keys`), or `--unattended`. Instructions and
+    /// the permission screen are skipped (as with `--no-instructions --camera-consent`) and the
+    /// capture starts by itself, so a headless run cannot wait forever on a screen.
+    public var unattended: Bool
     public var environment: [String: String]
     public var console: Console
-    /// The wall clock for manifest.json's `startedAt`/`endedAt` (UTC). The run's own clock
-    /// (`MediaClock`) counts from 0 with `--pace fast`; tests pin this one.
-    public var wallClock: @Sendable () -> Date = { Date() }
-    /// The V4L2 calls a camera source makes (the real libv4l2 when nil); tests put a fake
-    /// device here to exercise the runtime's camera fault handling.
-    public var cameraSystem: (any V4L2System)?
-    /// `--announce FILE|-` (issue #17): where announcements go; `-` is stdout (plain or null renderer).
-    public var announcePath: String?
-    /// `--sound`: terminal bell cues.
-    public var sound = false
-    /// `--speak`: announcements spoken by espeak-ng.
-    public var speak = false
-    /// `--reduced-motion`: no running counters on the loading screen.
-    public var reducedMotion = false
-    /// `--sign-key KEY`: manifest.json is signed into manifest.json.sig (`ManifestSigner`);
-    /// the key was checked by signing a probe before the screen starts.
-    public var signKey: String?
-    /// `--keep-failed`: up to 4 frames of each failed attempt are kept (`CaptureRuntime+KeepFailed`).
-    public var keepFailed = false
     /// Warnings to print on stderr before the screen starts (a theme file below WCAG contrast).
     public var warnings: [String] = []
-
-    /// The source as result.json and manifest.json record it: a file source as an absolute path
-    /// (resolved against the current folder, symbolic links kept), so the record still names the
-    /// file when read from elsewhere; `-`, `demo` and `/dev/videoN` as given.
-    public var recordedSourceSpec: String {
-        switch sourceKind {
-        case .avi, .mjpegStream, .y4m:
-            guard sourceSpec != "-", !sourceSpec.hasPrefix("/") else { return sourceSpec }
-            return URL(fileURLWithPath: sourceSpec, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath,
-                                                                     isDirectory: true)).standardizedFileURL.path
-        default:
-            return sourceSpec
-        }
-    }
-
-    /// The renderer reads keys from a terminal: always for curses; for plain when stdin is a
-    /// terminal (or, with `--source -`, `/dev/tty`), line by line (`LinePlainBackend`).
-    public var terminalKeys = false
 
     /// Whether `renderer` can read keys from a terminal: curses always (stdin or `/dev/tty`,
     /// checked when it starts); plain when stdin is a terminal, or with `--source -` (stdin is
@@ -114,11 +65,6 @@ public struct CaptureSetup {
             return false
         }
     }
-
-    /// Unattended: nobody can press a key (no terminal input and no `--keys`), or `--unattended`. Instructions and
-    /// the permission screen are skipped (as with `--no-instructions --camera-consent`) and the
-    /// capture starts by itself, so a headless run cannot wait forever on a screen.
-    public var unattended: Bool
 
     /// `--challenge turn` (left, right, up in an order from a fresh random seed, recorded) or
     /// `--challenge FILE` (the verifier's JSON, `ChallengeFile`).
@@ -256,7 +202,7 @@ public struct CaptureSetup {
         let pace = a.value("--pace").flatMap(PaceMode.init(rawValue:))
             ?? PaceMode.defaultMode(for: kind, interactive: interactive || renderer == .curses)
         let timeoutMs = a.value("--timeout").flatMap(Double.init).map { Int(($0 * 1000).rounded()) }
-        let videoFormat = a.value("--video-format").flatMap(VideoFormat.init(rawValue:)) ?? .avi
+        let videoFormat = a.value("--video-format").flatMap(VideoFormat.init(rawValue:)) ?? OutputSetup.defaultVideoFormat
         settings.videoContainer = videoFormat.container
         settings.videoCodec = videoFormat.codec
         if videoFormat == .mp4 {
@@ -265,40 +211,39 @@ public struct CaptureSetup {
             }
         }
 
-        var setup = CaptureSetup(settings: settings, guidance: guidance, sourceSpec: spec, sourceKind: kind, pace: pace,
-                                 loop: a.flag("--loop"), timeoutMs: timeoutMs, renderer: renderer, keys: keys,
-                                 theme: theme, layout: layout, strings: strings, outputRequested: a.value("--output"),
-                                 eventsPath: a.value("--events"), analysisLogPath: a.value("--analysis-log"),
-                                 targetResolution: target, videoFormat: videoFormat,
-                                 environment: env, console: console, unattended: unattended)
-        setup.terminalKeys = terminalKeys && !unattended
-        setup.debugOverlay = a.flag("--debug-overlay")
-        setup.themeChoice = ThemeChoice(argument: a.value("--theme") ?? "auto")
-        setup.announcePath = a.value("--announce")
-        setup.sound = a.flag("--sound")
-        setup.speak = a.flag("--speak")
-        setup.reducedMotion = a.flag("--reduced-motion")
+        var screen = ScreenSetup(renderer: renderer, theme: theme, layout: layout)
+        screen.terminalKeys = terminalKeys && !unattended
+        screen.debugOverlay = a.flag("--debug-overlay")
+        screen.themeChoice = ThemeChoice(argument: a.value("--theme") ?? "auto")
+        if let v = a.value("--preview-fps"), let n = Int(v) { screen.previewFps = n }
+        if let v = a.value("--preview-mode"), let m = PreviewModeChoice(rawValue: v) { screen.previewMode = m }
+        switch a.value("--colors") {
+        case "16"?: screen.colors = .ansi16
+        case "256"?: screen.colors = .palette256
+        case "truecolor"?: screen.colors = .direct
+        default: break
+        }
+        var output = OutputSetup(requested: a.value("--output"), eventsPath: a.value("--events"),
+                                 analysisLogPath: a.value("--analysis-log"), videoFormat: videoFormat)
+        output.keepFailed = a.flag("--keep-failed")
+        var setup = CaptureSetup(settings: settings, guidance: guidance,
+                                 source: SourceSetup(spec: spec, kind: kind, pace: pace, loop: a.flag("--loop"), targetResolution: target),
+                                 screen: screen, output: output, strings: strings, keys: keys, timeoutMs: timeoutMs,
+                                 unattended: unattended, environment: env, console: console)
+        setup.accessibility = AccessibilitySetup(announcePath: a.value("--announce"), sound: a.flag("--sound"),
+                                                 speak: a.flag("--speak"), reducedMotion: a.flag("--reduced-motion"))
         // A process feeding `--source -` whose stderr is the terminal drawn on (issue #29).
         if spec == "-", renderer != .null, isatty(1) == 1, let w = PipeFeeder.warning(terminal: PipeFeeder.terminalPath()) {
             setup.warnings.append(w)
             if renderer == .curses { console.err("selfie-capture: warning: \(w)\n") }   // before the screen hides it
         }
-        setup.keepFailed = a.flag("--keep-failed")
         if let c = a.value("--challenge") { setup.settings.challenge = try Self.challengePlan(c) }
         if let key = a.value("--sign-key") {
             try ManifestSigner.check(key: key)   // before anyone is filmed: missing key 66, refused 77, no ssh-keygen 69
-            setup.signKey = key
+            setup.output.signKey = key
         }
         if case .file(let path) = ThemeChoice(argument: a.value("--theme") ?? "auto") {
             setup.warnings += ThemeLoader.contrastWarnings(theme, file: path)
-        }
-        if let v = a.value("--preview-fps"), let n = Int(v) { setup.previewFps = n }
-        if let v = a.value("--preview-mode"), let m = PreviewModeChoice(rawValue: v) { setup.previewMode = m }
-        switch a.value("--colors") {
-        case "16"?: setup.colors = .ansi16
-        case "256"?: setup.colors = .palette256
-        case "truecolor"?: setup.colors = .direct
-        default: break
         }
         return setup
     }
@@ -310,8 +255,8 @@ extension CaptureSetup {
     /// device) stands in for the kernel.
     /// - Throws: `AppError.cameraMissing`.
     public func checkCameraPath() throws {
-        guard sourceKind == .camera, cameraSystem == nil else { return }
-        if access(sourceSpec, F_OK) != 0, errno == ENOENT { throw AppError.cameraMissing(path: sourceSpec) }
+        guard source.kind == .camera, source.cameraSystem == nil else { return }
+        if access(source.spec, F_OK) != 0, errno == ENOENT { throw AppError.cameraMissing(path: source.spec) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import CaptureModel
 import Evidence
 import FaceAnalysis
 import Foundation
@@ -42,20 +43,16 @@ public final class CaptureRuntime {
     /// The last hint other than "Hold still" the capture screen showed (named in the final
     /// message of a run that timed out).
     var lastShownHint: Hint?
-    var frameCountsReported = false
     var exitCode: ExitCode?
     /// A specific error that decides the exit code and message (else the machine's exit).
     var failure: AppError?
 
     typealias RecordedFrame = RecordingSession.RecordedFrame
-    /// Capture screens drawn and frames kept on the capture screen (tests of `--preview-fps`).
-    var captureDraws: Int { presenter.captureDraws }
-    var sourceFramesRead: Int { source.framesKept }
 
     public init(setup: CaptureSetup) {
         self.setup = setup
         // The one place that decides how time passes.
-        let pacing: any Pacing = setup.pace == .fast ? VirtualPacing() : RealtimePacing()
+        let pacing: any Pacing = setup.source.pace == .fast ? VirtualPacing() : RealtimePacing()
         source = SourceSession(setup: setup, pacing: pacing)
         analysis = AnalysisPipeline(config: setup.guidance, pacing: pacing)
         recording = RecordingSession(setup: setup)
@@ -67,21 +64,22 @@ public final class CaptureRuntime {
     /// - Returns: the exit code (0 recorded, 130 cancelled, …).
     /// - Throws: `AppError` for what fails before the screen starts (output folder 73, logs).
     public func run() throws -> ExitCode {
-        recording.startedAt = setup.wallClock()
+        recording.startedAt = setup.output.wallClock()
         // SIGTERM/SIGHUP: re-raised once everything below is cleaned up (exit 143/129).
         defer { SignalGuard.finishTermination() }
         try recording.prepareOutput()
         defer { cleanUp() }
-        eventLog = try setup.eventsPath.map { p in
+        eventLog = try setup.output.eventsPath.map { p in
             do { return try EventLog(path: p) } catch { throw AppError.cannotCreateOutput(path: p, reason: String(cString: strerror(errno))) }
         }
-        analysis.log = try setup.analysisLogPath.map { $0 == "-" ? LineSink(console: setup.console) : try LineSink(path: $0) }
+        analysis.log = try setup.output.analysisLogPath.map { $0 == "-" ? LineSink(console: setup.console) : try LineSink(path: $0) }
         driver = FlowDriver(machine: driver.machine, keys: setup.keys, log: eventLog)
-        driver.beforeAttemptEnds = { [unowned self] t in self.frameCountsEvent(tMs: t) }
+        // `frameCounts` just before each event that ends an attempt, else once at the end.
+        driver.beforeAttemptEnds = { [unowned self] t in self.source.frameCountsEvent(tMs: t, analysed: self.analysis.analysedFrames) }
         driver.recordedVideo = { [unowned self] owed in self.recording.recordedVideo(owedStillOffsetsMs: owed) }
         // --keep-failed: seen during the driver's step (which holds the machine), handled after it.
         driver.observeEvent = { [unowned self] e in
-            if self.setup.keepFailed, e.name == .videoCaptureStarted || e.name == .faceCaptureFailed { self.attemptEvents.append(e) }
+            if self.setup.output.keepFailed, e.name == .videoCaptureStarted || e.name == .faceCaptureFailed { self.attemptEvents.append(e) }
         }
         reportRejectedStrings()
         warnings += try accessibility.open(setup, bell: { [unowned self] in self.presenter.backend.bell() },
@@ -122,7 +120,7 @@ public final class CaptureRuntime {
         }
         accessibility.finish(recorded: exitCode == .ok, machine: machine, pacing: source.pacing)
         if let f = accessibility.speakerFailure { warnings.append(f) }
-        reportFrameCounts()
+        if !driver.attemptSummaryWritten, let e = source.frameCountsEvent(tMs: clock.nowMs(), analysed: analysis.analysedFrames) { driver.report(e) }
         presenter.end()
         // A run over within a second of an empty cache's first load lets the landmark cache's
         // background write finish (at most 3 s), so no half-written temporary file stays behind.
@@ -243,37 +241,23 @@ public final class CaptureRuntime {
         }
     }
 
+    /// One item of the reader, as `SourceSession.accept` reads it.
     func handle(_ item: SourceReader.Item, of reader: SourceReader, newest: Bool) {
-        switch item {
-        case .opened(let info):
-            if let higher = source.higherQualityAvailable { analysis.setHigherQualityAvailable(higher) }
-            warnings += reader.warnings
-            send(source.didOpen(info))
-        case .frame(let f, let loops, let stats):
-            handle(frame: f, arrival: source.arrive(f, loops: loops, stats: stats), newest: newest)
-        case .waiting:
-            // A camera poll timeout (V4L-13): the reader retries, and the camera restarts
-            // streaming after `CameraOptions.timeoutsBeforeRestart`; the screen says so.
-            if source.noteIdle(onCapture: machine.screen == .capture) { presenter.markChanged() }
-        case .ended:
-            source.finalCounts(of: reader)
-            failure = AppError.media(MediaError.sourceEnded(setup.sourceSpec))
-            send(.sourceEnded)
-            if exitCode == nil && !setup.settings.interactive { exitCode = .timedOut }
-            closeSource()
-        case .failed(let error):
-            source.finalCounts(of: reader)
-            let e = AppError.media(error) ?? .cameraUnavailable("\(error)")
-            let wasOpen = source.opened
-            failure = e
-            closeSource()
-            if case .cameraPermissionDenied(let path) = e, !wasOpen {
-                send(.permissionDenied(devicePath: path))
-                if !setup.settings.interactive && exitCode == nil { exitCode = .permissionDenied }
-                return
-            }
-            send(.cameraFailed(reason: ErrorReport.message(for: e)))
-            if exitCode == nil && !setup.settings.interactive { exitCode = ErrorReport.exitCode(for: e) }
+        switch source.accept(item, of: reader, onCapture: machine.screen == .capture) {
+        case .opened(let event, let higher, let readerWarnings):
+            if let higher { analysis.setHigherQualityAvailable(higher) }
+            warnings += readerWarnings
+            send(event)
+        case .frame(let f, let arrival):
+            handle(frame: f, arrival: arrival, newest: newest)
+        case .silent(let redraw):
+            if redraw { presenter.markChanged() }
+        case .ended(let error, let event, let exit, let closeFirst):
+            failure = error
+            if closeFirst { closeSource() }
+            send(event)
+            if exitCode == nil && !setup.settings.interactive { exitCode = exit }
+            if !closeFirst { closeSource() }
         }
     }
 
@@ -287,7 +271,7 @@ public final class CaptureRuntime {
         // A looping source that started over fails an attempt that is still positioning or
         // counting down (retryable); this frame then belongs to the next attempt, if any.
         if arrival.looped {
-            send(.sourceLooped, failure: .timedOut("\(setup.sourceSpec) played to its end (--loop) before the capture completed" + RunReport.attemptNote(machine)))
+            send(.sourceLooped, failure: .timedOut("\(setup.source.spec) played to its end (--loop) before the capture completed" + RunReport.attemptNote(machine)))
         }
         guard exitCode == nil, machine.screen == .capture else { return }
         source.keep(frame)
@@ -308,9 +292,7 @@ public final class CaptureRuntime {
     func judge(_ raw: FrameAnalysis) {
         let (a, g) = analysis.judge(raw)
         recording.attach(a)
-        if setup.keepFailed, machine.screen == .capture, let frame = source.recentFrames.last(where: { $0.index == a.frameIndex }) {
-            recording.noteForKeepFailed(frame, hint: g.isValid ? "ok" : g.frameHint.rawValue, tMs: clock.nowMs())
-        }
+        if machine.screen == .capture { recording.noteForKeepFailed(g, index: a.frameIndex, among: source.recentFrames, tMs: clock.nowMs()) }
         send(.frameGuided(g))
         if machine.phase == .positioning || machine.phase == .countdown || machine.phase == .recording,
            let h = machine.guidance?.hint, h != .holdStill { lastShownHint = h }
@@ -379,7 +361,7 @@ public final class CaptureRuntime {
     /// Runs a step of the recording; its error fails the attempt (`fail(with:)`).
     func output(_ body: () throws -> Void) {
         do { try body() } catch {
-            fail(with: RecordingSession.outputError(error, path: recording.folder?.path ?? setup.outputParent))
+            fail(with: RecordingSession.outputError(error, path: recording.folder?.path ?? setup.output.parent))
         }
     }
 
@@ -411,20 +393,5 @@ public final class CaptureRuntime {
             challenge: ResultWriter.challengeResult(machine.challenge), sourceFrames: source.sourceFramesJSON(analysed: analysis.analysedFrames),
             source: source.record, previewLatency: presenter.latencyJSON())
         output { if let saved = try recording.writeResult(facts) { driver.report(saved.event(tMs: clock.nowMs())) } }
-    }
-
-    /// At the end of a run: `frameCounts` if no attempt-ending event carried it.
-    func reportFrameCounts() {
-        guard !frameCountsReported, let e = frameCountsEvent(tMs: clock.nowMs()) else { return }
-        driver.report(e)
-    }
-
-    /// The `frameCounts` event (`SourceSession.frameCountsEvent`), written just before each
-    /// event that ends an attempt (`FlowDriver.beforeAttemptEnds`) and at the end of a run that
-    /// ended otherwise.
-    func frameCountsEvent(tMs: Int) -> FlowEvent? {
-        guard let e = source.frameCountsEvent(tMs: tMs, analysed: analysis.analysedFrames) else { return nil }
-        frameCountsReported = true
-        return e
     }
 }

@@ -1,4 +1,5 @@
 import CaptureFlow
+import CaptureModel
 
 /// Glue between the state machine, a `--keys` script and the event log, for the runtime loop:
 /// each turn it feeds the clock, the turn's events and any script keys that are due, writes
@@ -13,6 +14,9 @@ public struct FlowDriver {
     /// (`endsAttempt`) is written; the event it returns (the runtime's `frameCounts`) is
     /// written first, so the flow's own last events stay last.
     public var beforeAttemptEnds: ((Int) -> FlowEvent?)?
+    /// Whether `beforeAttemptEnds` gave an event that was written (the runtime then need not
+    /// report its `frameCounts` again at the end of the run).
+    public private(set) var attemptSummaryWritten = false
     /// Sees every event the machine emits, after it was logged (`--keep-failed`, issue #25).
     public var observeEvent: ((FlowEvent) -> Void)?
     /// The events that end an attempt: success, failure, or the user cancelling.
@@ -51,6 +55,7 @@ public struct FlowDriver {
                 if Self.endsAttempt.contains(ev.name), let summary = beforeAttemptEnds?(ev.tMs) {
                     log?.write(summary)
                     player?.observe(summary.name)
+                    attemptSummaryWritten = true
                 }
                 log?.write(ev)
                 player?.observe(ev.name)

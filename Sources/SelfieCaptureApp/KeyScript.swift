@@ -1,5 +1,6 @@
 import CaptureFlow
 #if canImport(Glibc)
+import CaptureModel
 import Glibc
 #endif
 

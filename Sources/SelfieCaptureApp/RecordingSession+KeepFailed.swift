@@ -31,7 +31,7 @@ extension RecordingSession {
     /// - Returns: result.json's `failedAttempts` (empty without `--keep-failed`).
     /// - Throws: `MediaError` when a file cannot be written.
     func writeFailedAttempts(in folder: OutputFolder) throws -> [JSONValue] {
-        guard setup.keepFailed, !failedAttempts.isEmpty else { return [] }
+        guard setup.output.keepFailed, !failedAttempts.isEmpty else { return [] }
         var out: [JSONValue] = []
         var madeFolder = false
         for a in failedAttempts {
@@ -53,7 +53,7 @@ extension RecordingSession {
     /// explained later. Best effort: a write error leaves nothing half-made (the files written
     /// are removed) and does not change the exit code.
     func keepAfterFailedRun(_ k: KeptFailure) {
-        guard setup.keepFailed, summary == nil, !failedAttempts.isEmpty, !failedAttempts.allSatisfy({ $0.frames.isEmpty }) else { return }
+        guard setup.output.keepFailed, summary == nil, !failedAttempts.isEmpty, !failedAttempts.allSatisfy({ $0.frames.isEmpty }) else { return }
         var written: [String] = []
         var target: OutputFolder?
         do {
@@ -68,11 +68,11 @@ extension RecordingSession {
                 "status": "failed", "attempts": .int(k.attempts), "failedAttempts": .array(failed),
                 "settings": ResultWriter.settings(setup),
                 // The manifest's kind (camera|file|pipe|demo) and how it was read, as a recorded result.json says.
-                "source": ["kind": .string(record.kind.rawValue), "format": .string(setup.sourceKind.rawValue), "spec": .string(setup.recordedSourceSpec),
+                "source": ["kind": .string(record.kind.rawValue), "format": .string(setup.source.kind.rawValue), "spec": .string(setup.source.recordedSpec),
                            "injection": ["level": .string(injection.level.rawValue), "reasons": .strings(injection.reasons)]],
             ]
-            _ = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.signKey)
-                .publish(result: Array(ResultWriter.text(root).utf8), source: record, startedAt: startedAt, endedAt: setup.wallClock())
+            _ = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.output.signKey)
+                .publish(result: Array(ResultWriter.text(root).utf8), source: record, startedAt: startedAt, endedAt: setup.output.wallClock())
             k.console.err("\(ErrorReport.program): --keep-failed: the failed attempts' frames are in \(folder.path)\n")
         } catch {
             for p in written { unlink(p) }

@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import CaptureModel
 import Evidence
 import FaceAnalysis
 import Foundation
@@ -118,9 +119,9 @@ final class RecordingSession {
     /// named and created when the recording starts (`start`), so its name says when the capture
     /// was made, not when the app started.
     func prepareOutput() throws {
-        guard let requested = setup.outputRequested else {
-            guard access(setup.outputParent, W_OK | X_OK) == 0 else {
-                throw AppError.cannotCreateOutput(path: setup.outputParent, reason: String(cString: strerror(errno)))
+        guard let requested = setup.output.requested else {
+            guard access(setup.output.parent, W_OK | X_OK) == 0 else {
+                throw AppError.cannotCreateOutput(path: setup.output.parent, reason: String(cString: strerror(errno)))
             }
             return
         }
@@ -138,13 +139,13 @@ final class RecordingSession {
     func ensureFolder() throws -> OutputFolder {
         if let folder { return folder }
         do {
-            let f = try OutputFolder.prepare(requested: nil, parent: setup.outputParent, date: setup.wallClock())
+            let f = try OutputFolder.prepare(requested: nil, parent: setup.output.parent, date: setup.output.wallClock())
             folder = f
             folderCreated = true
             registerUnfinishedOutput()
             return f
         } catch {
-            throw Self.outputError(error, path: setup.outputParent)
+            throw Self.outputError(error, path: setup.output.parent)
         }
     }
 
@@ -184,7 +185,7 @@ final class RecordingSession {
         discard()
         do {
             let rate = fps ?? 30
-            writer = try folder.startRecording(format: setup.videoFormat, width: frame.width, height: frame.height,
+            writer = try folder.startRecording(format: setup.output.videoFormat, width: frame.width, height: frame.height,
                                                fps: rate > 0 ? rate : 30)
             let o = setup.settings.options
             // The machine decides which frames are collected (CaptureOptions.collects); the
@@ -294,7 +295,7 @@ final class RecordingSession {
     /// when it records.
     func discardAttempt() {
         discard()
-        if setup.outputRequested == nil, let f = folder, folderCreated,
+        if setup.output.requested == nil, let f = folder, folderCreated,
            (try? FileManager.default.contentsOfDirectory(atPath: f.path))?.isEmpty == true {
             rmdir(f.path)
             folder = nil
@@ -338,16 +339,16 @@ final class RecordingSession {
 
     // MARK: --keep-failed's frames (issue #25)
 
-    /// A judged frame of the running attempt (capture screen only): `hint` is the frame's own
-    /// hint, "ok" for a valid frame.
-    func noteForKeepFailed(_ frame: VideoFrame, hint: String, tMs: Int) {
-        guard setup.keepFailed else { return }
-        failureFrames.note(frame, hint: hint, frameIndex: frame.index, tMs: tMs)
+    /// A judged frame of the running attempt (capture screen only), frame `index` looked up
+    /// among the `recent` frames read: kept with the frame's own hint, "ok" for a valid frame.
+    func noteForKeepFailed(_ g: GuidanceResult, index: Int, among recent: [VideoFrame], tMs: Int) {
+        guard setup.output.keepFailed, let frame = recent.last(where: { $0.index == index }) else { return }
+        failureFrames.note(frame, hint: g.isValid ? "ok" : g.frameHint.rawValue, frameIndex: frame.index, tMs: tMs)
     }
 
     /// An attempt starts (forget the last one's frames) or fails (keep them).
     func noteAttemptEvent(_ event: FlowEvent) {
-        guard setup.keepFailed else { return }
+        guard setup.output.keepFailed else { return }
         switch event.name {
         case .videoCaptureStarted:
             failureFrames.reset()
@@ -367,7 +368,7 @@ final class RecordingSession {
     /// The manifest's record of the source when the source gave none: the setup's kind and
     /// spec, with the size and rate given.
     func fallbackRecord(width: Int, height: Int, fps: Double) -> SourceRecord {
-        SourceRecord(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec), spec: setup.recordedSourceSpec,
+        SourceRecord(kind: FrameSources.recordKind(setup.source.kind, spec: setup.source.spec), spec: setup.source.recordedSpec,
                      width: width, height: height, fps: fps)
     }
 
@@ -398,8 +399,8 @@ final class RecordingSession {
         if facts.challenge != .null { document.set("challenge", facts.challenge) }
         let full = ResultWriter.text(document)
         let record = facts.source ?? fallbackRecord(width: s.width, height: s.height, fps: s.fps)
-        let published = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.signKey)
-            .publish(result: Array(full.utf8), source: record, startedAt: startedAt, endedAt: setup.wallClock())
+        let published = try EvidenceWriter(folder: folder, settings: ResultWriter.settings(setup), signKey: setup.output.signKey)
+            .publish(result: Array(full.utf8), source: record, startedAt: startedAt, endedAt: setup.output.wallClock())
         UnfinishedOutput.clear()   // published: a signal no longer removes it
         return Saved(folder: folder, published: published)
     }

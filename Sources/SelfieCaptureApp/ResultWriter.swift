@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import CaptureModel
 import Evidence
 import Foundation
 import JSON
@@ -101,14 +102,14 @@ enum ResultWriter {
         root.set("previewLatency", previewLatency ?? .null)
         // `kind` is the manifest's (camera|file|pipe|demo: one vocabulary, issue #29); `format`
         // says how the source is read (camera, avi, mjpegStream, y4m, demo).
-        let kind = FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue
-        var source: JSONValue = ["spec": .string(setup.recordedSourceSpec), "kind": .string(kind), "format": .string(setup.sourceKind.rawValue)]
+        let kind = FrameSources.recordKind(setup.source.kind, spec: setup.source.spec).rawValue
+        var source: JSONValue = ["spec": .string(setup.source.recordedSpec), "kind": .string(kind), "format": .string(setup.source.kind.rawValue)]
         // A camera's frame rate as measured from its buffer timestamps (V4L-12: the rate it
         // really delivered, which USB bandwidth or low light can hold below the asked one).
         if let fps = sourceRecord?.camera?.measuredFps { source.set("measuredFps", .double(fps)) }
         // Issue #25: the camera's identity and what it shows of an injection, as in the manifest.
         let injection = sourceRecord?.injection
-            ?? InjectionSignals.judge(kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec))
+            ?? InjectionSignals.judge(kind: FrameSources.recordKind(setup.source.kind, spec: setup.source.spec))
         let injectionJSON: JSONValue = ["level": .string(injection.level.rawValue), "reasons": .strings(injection.reasons)]
         source.set("injection", injectionJSON)
         var identity: JSONValue = .null
@@ -125,7 +126,7 @@ enum ResultWriter {
                                 "collected": .int(collected.count), "offsetsMs": (plan?.offsetsMs ?? []).jsonValue])
         // Unissey's `metadata`: the technical facts as one compact JSON string (its SessionResponse).
         let meta: JSONValue = ["app": "selfie-capture", "version": .string(Commands.version),
-                               "source": ["kind": .string(kind), "format": .string(setup.sourceKind.rawValue), "spec": .string(setup.recordedSourceSpec),
+                               "source": ["kind": .string(kind), "format": .string(setup.source.kind.rawValue), "spec": .string(setup.source.recordedSpec),
                                           "injection": injectionJSON, "camera": identity],
                                "video": ["width": .int(s.width), "height": .int(s.height), "fps": .double(s.fps), "frames": .int(s.frameCount),
                                          "durationMs": .int(s.durationMs), "container": s.format.container.jsonValue,
@@ -195,9 +196,9 @@ enum ResultWriter {
             "previewScaleType": .string(st.options.previewScaleType.rawValue),
             "payloadOptimization": .bool(st.options.payloadOptimization),
             "mirror": .bool(setup.guidance.mirror),
-            "pace": .string(setup.pace.rawValue),
+            "pace": .string(setup.source.pace.rawValue),
             "locale": .string(setup.strings.locale),
-            "videoFormat": .string(setup.videoFormat.rawValue),
+            "videoFormat": .string(setup.output.videoFormat.rawValue),
             "maxAttempts": st.effectiveMaxAttempts.jsonValue,
             "timeoutSeconds": .double(setup.timeoutMs.map { Double($0) / 1000 }),
             "strictQuality": .bool(st.qualityPatienceMs == nil),

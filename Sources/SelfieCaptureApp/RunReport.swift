@@ -1,4 +1,5 @@
 import CaptureFlow
+import CaptureModel
 import Foundation
 import Media
 
@@ -17,7 +18,7 @@ struct RunReport {
     func finish(_ code: ExitCode, warnings: [String], stats: SourceStats?, recording: RecordingSession) -> ExitCode {
         for w in warnings { setup.console.err("selfie-capture: warning: \(w)\n") }
         if let st = stats, st.skippedFrames > 0 {
-            setup.console.err("selfie-capture: note: \(st.skippedSummary) of \(st.readFrames) frames read from \(setup.sourceSpec)\n")
+            setup.console.err("selfie-capture: note: \(st.skippedSummary) of \(st.readFrames) frames read from \(setup.source.spec)\n")
         }
         if code != .ok, let f = failure ?? machineFailure() {
             setup.console.err(ErrorReport.message(for: f) + "\n")

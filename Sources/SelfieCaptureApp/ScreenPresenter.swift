@@ -1,5 +1,6 @@
 import Camera
 import CaptureFlow
+import CaptureModel
 import Foundation
 import JSON
 import Localization
@@ -104,7 +105,7 @@ final class ScreenPresenter {
     private(set) var backend: TerminalBackend = NullBackend()
     /// What the terminal answered to the start-up probe (`.none` when not probed).
     private(set) var terminalProbe = TerminalProbeResult.none
-    /// The theme drawn: `setup.theme`, or for `--theme auto` the one the probe's OSC 11
+    /// The theme drawn: `setup.screen.theme`, or for `--theme auto` the one the probe's OSC 11
     /// background calls for (`themeAfterProbe`).
     private(set) var theme: Theme
     /// The preview mode in use (`--preview-mode` resolved) and the cell size in pixels.
@@ -134,9 +135,9 @@ final class ScreenPresenter {
     init(setup: CaptureSetup, pacing: any Pacing) {
         self.setup = setup
         self.pacing = pacing
-        theme = setup.theme
-        pacer = DrawPacer(fps: setup.previewFps)
-        statusVisible = setup.debugOverlay
+        theme = setup.screen.theme
+        pacer = DrawPacer(fps: setup.screen.previewFps)
+        statusVisible = setup.screen.debugOverlay
     }
 
     func markChanged() { pacer.markChanged() }
@@ -148,12 +149,12 @@ final class ScreenPresenter {
     /// - Returns: warnings to print once the screen is restored.
     /// - Throws: `AppError` when no terminal can be read or curses cannot start.
     func start() throws -> [String] {
-        switch setup.renderer {
+        switch setup.screen.renderer {
         case .null:
             backend = NullBackend()
         case .plain:
             let console = setup.console, glyphs = PlainBackend.localeGlyphs()
-            guard setup.terminalKeys else { backend = PlainBackend(glyphs: glyphs) { console.screen($0) }; return [] }
+            guard setup.screen.terminalKeys else { backend = PlainBackend(glyphs: glyphs) { console.screen($0) }; return [] }
             // Keys typed as lines on the terminal (stdin, or /dev/tty when stdin is the video).
             var keysFD: Int32 = STDIN_FILENO
             if isatty(STDIN_FILENO) == 0 {
@@ -194,7 +195,7 @@ final class ScreenPresenter {
         }
         var warnings: [String] = []
         do {
-            let curses = try CursesBackend(inputFD: keysFD, environment: setup.environment, colors: setup.colors)
+            let curses = try CursesBackend(inputFD: keysFD, environment: setup.environment, colors: setup.screen.colors)
             curses.takeProbeInput(probeKeys, deadlineExpired: probed && terminalProbe.da1Attributes == nil)
             theme = Self.themeAfterProbe(setup, probe: terminalProbe)
             backend = curses
@@ -203,8 +204,8 @@ final class ScreenPresenter {
                 warnings.append(w)
                 if notice == nil { notice = "warning: " + w }
             }
-            previewMode = setup.previewMode.resolve(probe: terminalProbe, environment: setup.environment,
-                                                    colorMode: setup.theme.noColor ? .none : curses.colorMode, glyphs: curses.glyphs)
+            previewMode = setup.screen.previewMode.resolve(probe: terminalProbe, environment: setup.environment,
+                                                    colorMode: setup.screen.theme.noColor ? .none : curses.colorMode, glyphs: curses.glyphs)
             updateCellGeometry()
             if previewMode.isPixels {
                 curses.picturePlacer = PicturePlacer(mode: previewMode, fd: STDOUT_FILENO,
@@ -225,15 +226,15 @@ final class ScreenPresenter {
     /// otherwise the theme `CaptureSetup` loaded (COLORFGBG, else dark, which paints its own
     /// background).
     static func themeAfterProbe(_ setup: CaptureSetup, probe: TerminalProbeResult) -> Theme {
-        guard let c = probe.backgroundRGB else { return setup.theme }
+        guard let c = probe.backgroundRGB else { return setup.screen.theme }
         let rgb = RGB(UInt8(clamping: c.r), UInt8(clamping: c.g), UInt8(clamping: c.b))
-        return (try? ThemeLoader.load(setup.themeChoice, environment: setup.environment, backgroundRGB: rgb)) ?? setup.theme
+        return (try? ThemeLoader.load(setup.screen.themeChoice, environment: setup.environment, backgroundRGB: rgb)) ?? setup.screen.theme
     }
 
     /// The cell size from TIOCGWINSZ's pixel fields, else the probe's CSI 16/14 t replies,
     /// else 2:1 (IMG-03). Called at start, on each resize (a font change resizes too) and after a suspension.
     func updateCellGeometry() {
-        guard setup.renderer == .curses else { return }
+        guard setup.screen.renderer == .curses else { return }
         var ws = winsize()
         let px = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0 ? (Int(ws.ws_xpixel), Int(ws.ws_ypixel)) : nil
         cellGeometry = CellGeometry.from(winsizePixels: px, cols: backend.size.cols, rows: backend.size.rows, probe: terminalProbe)
@@ -312,7 +313,7 @@ final class ScreenPresenter {
 
     /// result.json's `previewLatency`.
     func latencyJSON() -> JSONValue? {
-        meters.latency.json(from: setup.sourceKind == .camera ? "v4l2Buffer" : "pacedFile")
+        meters.latency.json(from: setup.source.kind == .camera ? "v4l2Buffer" : "pacedFile")
     }
 
     // MARK: drawing
@@ -344,7 +345,7 @@ final class ScreenPresenter {
         }
         var loading = LoadingViewState(stage: machine.loadingStage, elapsedMs: facts.loadingSinceMs.map { now - $0 },
                                        modelLoadMs: facts.modelLoadMs)
-        let isCamera = setup.sourceKind == .camera
+        let isCamera = setup.source.kind == .camera
         if !isCamera, loading.stage == .camera { loading.message = setup.strings.text("selfie_capture_loading_video") }
         var view = ScreenView.from(machine.view, image: preview?.image, mirrored: setup.guidance.mirror, faceOval: setup.guidance.oval,
                                    loading: loading, result: resultView(recording, lastFrame: facts.lastFrame))
@@ -357,9 +358,9 @@ final class ScreenPresenter {
             state.sourceIsCamera = isCamera
             view = .failed(state)
         }
-        var context = RenderContext(backend: backend, strings: setup.strings, theme: theme, layout: setup.layout)
+        var context = RenderContext(backend: backend, strings: setup.strings, theme: theme, layout: setup.screen.layout)
         context.canGoBack = machine.backGoesSomewhere
-        context.reducedMotion = setup.reducedMotion
+        context.reducedMotion = setup.accessibility.reducedMotion
         // Every mode draws for the measured cells, half blocks included (issue #27, IMG-03).
         context.cellGeometry = cellGeometry
         if previewMode != .halfBlocks {
@@ -397,8 +398,8 @@ final class ScreenPresenter {
     /// `RateMeter`'s window of the run's clock), the colour mode, the bytes per second curses
     /// wrote, and the camera-to-screen latency p50...p95 (issue #16).
     func statusInfo(colorMode: ColorMode, lastFrame: VideoFrame?) -> StatusLineInfo {
-        var info = StatusLineInfo(source: setup.sourceKind == .camera || setup.sourceSpec == "-" ? setup.sourceSpec
-                           : (setup.sourceSpec as NSString).lastPathComponent, kind: FrameSources.recordKind(setup.sourceKind, spec: setup.sourceSpec).rawValue,
+        var info = StatusLineInfo(source: setup.source.kind == .camera || setup.source.spec == "-" ? setup.source.spec
+                           : (setup.source.spec as NSString).lastPathComponent, kind: FrameSources.recordKind(setup.source.kind, spec: setup.source.spec).rawValue,
                        width: lastFrame?.width ?? 0, height: lastFrame?.height ?? 0, fps: meters.source.perSecond,
                        colorMode: colorMode, previewMode: previewMode, previewFps: meters.draws.perSecond,
                        bytesPerSecond: backend.bytesWritten == nil ? nil : meters.bytes.perSecond)

@@ -11,7 +11,7 @@ import Media
 /// virtual; nothing here asks which).
 ///
 /// The runtime takes a turn's items (`takeTurn`), hands each to `accept` in order (which
-/// updates this state and says what the machine should hear), and stops at the first one after
+/// updates this state and says what the item means: `Intake`), and stops at the first one after
 /// which the source closed or the run ended.
 final class SourceSession {
     let setup: CaptureSetup
@@ -65,10 +65,10 @@ final class SourceSession {
     /// Starts the reader thread, which opens the setup's source (`FrameSources.open`, on that
     /// thread, with the asked qualities, target resolution and `--loop`).
     func open(afterPermission: Bool) {
-        var camera = CameraOptions(qualities: setup.settings.session.effectiveQualities, targetResolution: setup.targetResolution)
-        if let system = setup.cameraSystem { camera.system = system }
-        let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.loop, camera: camera)
-        let spec = setup.sourceSpec
+        var camera = CameraOptions(qualities: setup.settings.session.effectiveQualities, targetResolution: setup.source.targetResolution)
+        if let system = setup.source.cameraSystem { camera.system = system }
+        let options = SourceOptions(demoPhoto: DemoPhoto.load, loop: setup.source.loop, camera: camera)
+        let spec = setup.source.spec
         open(afterPermission: afterPermission) { try FrameSources.open(spec: spec, options: options) }
     }
 
@@ -78,7 +78,7 @@ final class SourceSession {
         self.afterPermission = afterPermission
         opened = false
         openStartMs = pacing.clock.nowMs()
-        reader = SourceReader(open: opener, spec: setup.recordedSourceSpec, pace: pacing.readerPace)
+        reader = SourceReader(open: opener, spec: setup.source.recordedSpec, pace: pacing.readerPace)
     }
 
     /// Stops the reader (its thread closes the source); the record is kept for the manifest.
@@ -203,9 +203,49 @@ final class SourceSession {
         if recentFrames.count > 8 { recentFrames.removeFirst() }
     }
 
-    /// The source ended or failed: its final counts.
-    func finalCounts(of reader: SourceReader) {
-        stats = reader.stats
+    /// What one item of the reader means to the runtime (`accept`).
+    enum Intake {
+        /// The source opened: the machine hears `event` (`didOpen`); `higherQualityAvailable`
+        /// for the guidance, `warnings` for the end of the run.
+        case opened(Event, higherQualityAvailable: Bool?, warnings: [String])
+        /// A frame arrived (`arrive`).
+        case frame(VideoFrame, Arrival)
+        /// The source is silent; `redraw`: the "waiting for the camera" seconds changed.
+        case silent(redraw: Bool)
+        /// The source ended or failed (its final counts are kept): the run's `failure`, what the
+        /// machine hears, and the exit of a run nobody answers. `closeFirst`: the source is
+        /// closed before the machine hears it (a failure), else after (an end).
+        case ended(failure: AppError?, event: Event, unattendedExit: ExitCode, closeFirst: Bool)
+    }
+
+    /// Takes one item of `reader` (`takeTurn`'s), updates what is known of the source, and says
+    /// what it means (`Intake`): an end becomes `sourceEnded`, a failure `permissionDenied` (the
+    /// source never opened and refused access) or `cameraFailed`, each with the error the run
+    /// reports (`AppError`) and its exit code.
+    func accept(_ item: SourceReader.Item, of reader: SourceReader, onCapture: Bool) -> Intake {
+        switch item {
+        case .opened(let info):
+            let higher = higherQualityAvailable
+            return .opened(didOpen(info), higherQualityAvailable: higher, warnings: reader.warnings)
+        case .frame(let f, let loops, let counts):
+            return .frame(f, arrive(f, loops: loops, stats: counts))
+        case .waiting:
+            // A camera poll timeout (V4L-13): the reader retries, and the camera restarts
+            // streaming after `CameraOptions.timeoutsBeforeRestart`; the screen says so.
+            return .silent(redraw: noteIdle(onCapture: onCapture))
+        case .ended:
+            stats = reader.stats
+            return .ended(failure: AppError.media(MediaError.sourceEnded(setup.source.spec)), event: .sourceEnded,
+                          unattendedExit: .timedOut, closeFirst: false)
+        case .failed(let error):
+            stats = reader.stats
+            let e = AppError.media(error) ?? .cameraUnavailable("\(error)")
+            if case .cameraPermissionDenied(let path) = e, !opened {
+                return .ended(failure: e, event: .permissionDenied(devicePath: path), unattendedExit: .permissionDenied, closeFirst: true)
+            }
+            return .ended(failure: e, event: .cameraFailed(reason: ErrorReport.message(for: e)),
+                          unattendedExit: ErrorReport.exitCode(for: e), closeFirst: true)
+        }
     }
 
     /// A face too small in pixels is told to choose a higher `--quality` when the camera

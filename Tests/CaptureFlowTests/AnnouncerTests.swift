@@ -1,4 +1,5 @@
 import CaptureFlow
+import CaptureModel
 import Testing
 
 /// Issue #17: announcements (what and when), sound cues, and the oval's flash limit.

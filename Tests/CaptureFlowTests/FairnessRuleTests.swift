@@ -1,3 +1,4 @@
+import CaptureModel
 import Testing
 @testable import CaptureFlow
 

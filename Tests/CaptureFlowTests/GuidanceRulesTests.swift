@@ -1,4 +1,5 @@
 import CaptureFlow
+import CaptureModel
 import Foundation
 import Testing
 

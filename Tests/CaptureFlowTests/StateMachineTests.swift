@@ -1,3 +1,4 @@
+import CaptureModel
 import JSON
 import Testing
 @testable import CaptureFlow
@@ -994,15 +995,50 @@ struct Driver {
         var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true, maxAttempts: 2))
         d.toPositioning()
         d.advance(to: 100); d.frame(1)
-        guard case .capture(.recording(let start)) = d.m.state else { Issue.record("not recording: \(d.m.state)"); return }
+        guard case .capture(.recording(let start), _) = d.m.state else { Issue.record("not recording: \(d.m.state)"); return }
         #expect(start == 100)
         let out = d.send(.timeout)
         #expect(Driver.actions(out).first == .abortRecording)
-        #expect(d.m.state == .failed(reason: .timeout, canTryAgain: true, cameraReady: true))
+        guard case .failed(.timeout, true, true, _) = d.m.state else { Issue.record("not failed: \(d.m.state)"); return }
         #expect(!d.m.isRecording && d.m.phase != .recording && d.m.failure == .timeout)
         // Try again with the camera already delivering: the next attempt starts at once.
         d.key(.enter)
-        #expect(d.m.state == .capture(.positioning) && d.m.attempt == 2 && d.m.failure == nil && !d.m.canTryAgain)
+        #expect(d.m.state == .capture(.positioning, Attempt(patienceWindowMs: FlowSettings.defaultQualityPatienceMs))
+                && d.m.attempt == 2 && d.m.failure == nil && !d.m.canTryAgain)
+    }
+
+    /// The countdown's seconds are data of the countdown stage: the failed screen of an attempt
+    /// that timed out while counting down holds none, and the next attempt starts from a fresh
+    /// `Attempt` (no face losses, guidance, restart reason or patience of the failed one).
+    @Test func aFailedCountdownLeavesNoCountdownAndTheNextAttemptStartsFresh() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 3), cameraConsent: true, maxAttempts: 2))
+        d.toPositioning()
+        d.advance(to: 100); d.frame(1)
+        // One lost-face restart, then a countdown again.
+        d.advance(to: 200); d.frame(2, valid: false, hint: .noFace)
+        d.advance(to: 500); d.frame(3, valid: false, hint: .noFace)
+        #expect(d.m.phase == .positioning && d.m.faceLosses == 1 && d.m.restartReason == .noFace)
+        d.advance(to: 600); d.frame(4)
+        guard case .capture(.countdown(600, 3), let during) = d.m.state else { Issue.record("not counting down: \(d.m.state)"); return }
+        #expect(during.faceLosses == 1 && d.m.countdownRemaining == 3)
+        d.send(.timeout)
+        guard case .failed(.timeout, true, true, let ended) = d.m.state else { Issue.record("not failed: \(d.m.state)"); return }
+        #expect(d.m.countdownRemaining == nil && ended.faceLosses == 1 && d.m.faceLosses == 1)
+        d.key(.enter)
+        guard case .capture(.positioning, let next) = d.m.state else { Issue.record("not positioning: \(d.m.state)"); return }
+        #expect(next == Attempt(patienceWindowMs: FlowSettings.defaultQualityPatienceMs) && d.m.attempt == 2)
+    }
+
+    /// The result screen carries the attempt that recorded: its counts and collection plan are
+    /// what result.json reads after the machine left the capture screen.
+    @Test func theResultCarriesTheRecordedAttempt() {
+        var d = Driver(FlowSettings(options: CaptureOptions(timeBeforeAutomaticCapture: 0), cameraConsent: true))
+        d.send(.sourceFrameRate(15))
+        d.toPositioning()
+        for i in 0...16 { d.advance(to: 100 + i * 67); d.frame(i) }
+        guard case .result(let recorded) = d.m.state else { Issue.record("no result: \(d.m.state)"); return }
+        #expect(recorded.recordingProgress == 1 && recorded.recordedFrameCount == d.m.recordedFrameCount && recorded.recordedFrameCount > 0)
+        #expect(recorded.collectionPlan != nil && recorded.collectionPlan == d.m.collectionPlan && d.m.countdownRemaining == nil)
     }
 
     @Test func permissionDataLivesOnItsScreens() {
@@ -1015,6 +1051,6 @@ struct Driver {
         #expect(d.m.state == .cameraPermissionDenied(devicePath: "/dev/video3", pending: false))
         d.send(.permissionGranted)
         #expect(d.m.screen == .capture && d.m.deniedDevicePath == nil && !d.m.permissionRequestPending)
-        #expect(d.m.state == .capture(.waitingForCamera(startWhenReady: false)))
+        #expect(d.m.state == .capture(.waitingForCamera(startWhenReady: false), Attempt(patienceWindowMs: FlowSettings.defaultQualityPatienceMs)))
     }
 }

@@ -1,3 +1,4 @@
+import CaptureModel
 import JSON
 import Testing
 @testable import CaptureFlow

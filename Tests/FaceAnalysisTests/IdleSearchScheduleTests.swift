@@ -1,4 +1,3 @@
-import CaptureFlow
 import FaceAnalysis
 import Media
 import Testing

@@ -1,5 +1,6 @@
 import CaptureModel
 import FaceAnalysis
+import FaceFixtures
 import Foundation
 import Media
 import Testing

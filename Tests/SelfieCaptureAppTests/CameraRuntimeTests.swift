@@ -39,7 +39,7 @@ import Glibc
         let parsed = try ArgumentParser.parse(args.enumerated().map { ArgToken($0.element, index: $0.offset + 1) }, spec: Commands.capture)
         let errText = Mutex("")
         var setup = try CaptureSetup.make(parsed, environment: [:], console: Console(out: { _ in }, err: { s in errText.withLock { $0 += s } }))
-        setup.cameraSystem = fake
+        setup.source.cameraSystem = fake
         let code = try CaptureRuntime(setup: setup).run()
         #expect(code == .ok, "\(errText.withLock { $0 })")
         #expect(fake.calls["VIDIOC_STREAMOFF", default: 0] >= 2, "the timeouts and the EIO run each restarted streaming")
@@ -74,7 +74,7 @@ import Glibc
         let parsed = try ArgumentParser.parse(args.enumerated().map { ArgToken($0.element, index: $0.offset + 1) }, spec: Commands.capture)
         let errText = Mutex("")
         var setup = try CaptureSetup.make(parsed, environment: [:], console: Console(out: { _ in }, err: { s in errText.withLock { $0 += s } }))
-        setup.cameraSystem = fake
+        setup.source.cameraSystem = fake
         let code = try CaptureRuntime(setup: setup).run()
         let err = errText.withLock { $0 }
         #expect(code == .timedOut, "\(err)")

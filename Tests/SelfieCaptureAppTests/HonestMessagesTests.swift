@@ -88,7 +88,7 @@ import TerminalUI
             .enumerated().map { ArgToken($0.element, index: $0.offset + 1) }, spec: Commands.capture)
         let setup = try CaptureSetup.make(parsed, environment: [:], console: Console(out: { _ in }, err: { _ in }))
         #expect(setup.unattended && setup.settings.unattended && !setup.settings.interactive)
-        #expect(!setup.terminalKeys)
+        #expect(!setup.screen.terminalKeys)
         #expect(setup.settings.session.uiConfig.showInstructions == false)
         let scripted = try ArgumentParser.parse(["--source", "demo", "--renderer", "plain", "--keys", "enter"]
             .enumerated().map { ArgToken($0.element, index: $0.offset + 1) }, spec: Commands.capture)

@@ -32,7 +32,7 @@ import TestSupport
         let captured = Captured()
         var setup = try CaptureSetup.make(args, environment: ProcessInfo.processInfo.environment, console: captured.console)
         let readings = Mutex(0)
-        setup.wallClock = {
+        setup.output.wallClock = {
             let n = readings.withLock { n -> Int in n += 1; return n }
             return Date(timeIntervalSince1970: 1_796_126_400 + Double(n - 1) * 5)   // 12:00:00Z, then 12:00:05Z…
         }

@@ -58,14 +58,14 @@ import Camera
 
     @Test func defaultIsAVI() throws {
         let s = try Self.setup([])
-        #expect(s.videoFormat == .avi && s.settings.videoContainer == "avi" && s.settings.videoCodec == "mjpeg")
+        #expect(s.output.videoFormat == .avi && s.settings.videoContainer == "avi" && s.settings.videoCodec == "mjpeg")
     }
 
     /// mp4 opens the encoder in `make` (a missing libx264 would throw exit 78 here, before the
     /// screen) and names container and codec for the event.
     @Test func mp4() throws {
         let s = try Self.setup(["--video-format", "mp4"])
-        #expect(s.videoFormat == .mp4 && s.settings.videoContainer == "mp4" && s.settings.videoCodec == "h264")
-        #expect(s.videoFormat.fileName == "video.mp4")
+        #expect(s.output.videoFormat == .mp4 && s.settings.videoContainer == "mp4" && s.settings.videoCodec == "h264")
+        #expect(s.output.videoFormat.fileName == "video.mp4")
     }
 }

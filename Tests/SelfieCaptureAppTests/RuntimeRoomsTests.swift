@@ -1,4 +1,5 @@
 import CaptureFlow
+import CaptureModel
 import Evidence
 import Foundation
 import Media
@@ -128,7 +129,7 @@ import TestSupport
         let argv = ["--source", "demo", "--renderer", "null", "--pace", "fast"] + extra
         let args = try ArgumentParser.parse(argv.enumerated().map { ArgToken($0.element, index: $0.offset + 1) }, spec: Commands.capture)
         var s = try CaptureSetup.make(args, environment: ProcessInfo.processInfo.environment, console: Captured().console)
-        s.wallClock = { Date(timeIntervalSince1970: 1_796_126_400) }
+        s.output.wallClock = { Date(timeIntervalSince1970: 1_796_126_400) }
         return s
     }
 

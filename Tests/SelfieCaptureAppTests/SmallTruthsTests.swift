@@ -32,10 +32,10 @@ import TestSupport
         let args = try ArgumentParser.parse(argv.enumerated().map { ArgToken($0.element, index: $0.offset + 1) }, spec: Commands.capture)
         let captured = Captured()
         var setup = try CaptureSetup.make(args, environment: ProcessInfo.processInfo.environment, console: captured.console)
-        setup.outputParent = parent
+        setup.output.parent = parent
         let readings = Mutex(0)
         let base = 1_796_126_400.0   // 2026-12-01T12:00:00Z; each reading 5 s later than the last
-        setup.wallClock = { Date(timeIntervalSince1970: base + Double(readings.withLock { n -> Int in n += 1; return n } - 1) * 5) }
+        setup.output.wallClock = { Date(timeIntervalSince1970: base + Double(readings.withLock { n -> Int in n += 1; return n } - 1) * 5) }
 
         // q on the result screen: exit 0, files kept.
         #expect(try CaptureRuntime(setup: setup).run() == .ok, "\(captured.err.withLock { $0 })")
@@ -81,7 +81,7 @@ import TestSupport
             let captured = Captured()
             let runtime = CaptureRuntime(setup: try CaptureSetup.make(args, environment: ProcessInfo.processInfo.environment, console: captured.console))
             #expect(try runtime.run() == .ok, "\(captured.err.withLock { $0 })")
-            return (runtime.captureDraws, runtime.sourceFramesRead)
+            return (runtime.presenter.captureDraws, runtime.source.framesKept)
         }
         let d15 = try draws([]), d5 = try draws(["--preview-fps", "5"])
         #expect(d15.frames == d5.frames && d15.frames > 30)

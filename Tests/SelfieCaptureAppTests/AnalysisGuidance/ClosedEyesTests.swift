@@ -1,5 +1,7 @@
 import CaptureFlow
+import CaptureModel
 import FaceAnalysis
+import FaceFixtures
 import Foundation
 import Media
 import Testing

@@ -1,5 +1,7 @@
 import CaptureFlow
+import CaptureModel
 import FaceAnalysis
+import FaceFixtures
 import Foundation
 import Media
 import Testing
@@ -148,6 +150,24 @@ import TestSupport
             #expect(Double(s.darkHint) >= 0.9 * Double(s.frames), "dark: tooDark hint on \(s.darkHint)/\(s.frames)")
         } else {
             #expect(s.darkHint == 0, "\(name): tooDark shown in normal light")
+        }
+    }
+}
+
+extension MediaSupport {
+    /// The status a scenario label stands for (labels are in the user's mirrored view).
+    static func status(forLabel label: String) -> FaceStatus? {
+        switch label {
+        case "noFace": return .NotFound
+        case "multipleFaces": return .TooManyFaces
+        case "getCloser": return .TooFarAway
+        case "getFurther": return .TooClose
+        case "moveLeft": return .TooFarRight      // shown right of the oval → move left
+        case "moveRight": return .TooFarLeft
+        case "moveDown": return .TooFarUp
+        case "moveUp": return .TooFarDown
+        case "valid": return .ValidFace
+        default: return nil
         }
     }
 }
