@@ -13,16 +13,17 @@ enum PreviewBench {
     static func run(_ args: [String]) {
         let frame = args.first.flatMap(readPPM) ?? cameraFrame(0)
         print("preview bench: frame \(frame.width)×\(frame.height)\(args.first.map { " (\($0))" } ?? " (synthetic)"), cells \(cell.width)×\(cell.height) px, one core")
-        print(pad("mode", 16) + pad("size", 9) + lpad("ms/frame", 10) + lpad("fps", 9) + lpad("bytes/frame", 13) + lpad("SSIM", 8))
+        print(pad("mode", 16) + pad("size", 9) + lpad("ms/frame", 10) + lpad("fps", 9) + lpad("bytes/frame", 13) + lpad("SSIM", 8)
+              + lpad("CPU ms", 9))
         for (cols, rows) in [(80, 24), (200, 60)] {
             let rect = PreviewRenderer.previewRect(in: CellRect(x: 0, y: 0, width: cols, height: rows - 6))
             let reference = compose(frame, w: rect.width * cell.width, h: rect.height * cell.height, oval: false)
             for mode in [PreviewMode.halfBlocks, .symbols, .sixel, .kitty, .iterm] {
                 let r = measure(mode, frame: frame, rect: rect, reference: reference)
-                row(mode.rawValue, cols, rows, r.ms, r.bytes, r.ssim)
+                row(mode.rawValue, cols, rows, r.ms, r.bytes, r.ssim, cpu: r.cpu)
             }
             if let a = chafaAnchor(frame: frame, rect: rect, reference: reference) {
-                row("chafa-CLI sym", cols, rows, a.symbols.ms, a.symbols.bytes, a.symbols.ssim)
+                row("chafa-CLI sym", cols, rows, a.symbols.ms, a.symbols.bytes, a.symbols.ssim, cpu: a.symbols.cpu)
                 row("chafa-CLI sixel", cols, rows, a.sixel.ms, a.sixel.bytes, nil)
             } else {
                 print("chafa CLI not found: no anchor")
@@ -30,9 +31,12 @@ enum PreviewBench {
         }
     }
 
-    static func row(_ name: String, _ cols: Int, _ rows: Int, _ ms: Double, _ bytes: Int, _ ssim: Double?) {
+    /// One row; `cpu` is CPU time per frame (user + system, every thread, ms): what a loaded
+    /// machine inflates less than wall time (the chafa CLI's includes its process start).
+    static func row(_ name: String, _ cols: Int, _ rows: Int, _ ms: Double, _ bytes: Int, _ ssim: Double?, cpu: Double? = nil) {
         print(pad(name, 16) + pad("\(cols)x\(rows)", 9) + lpad(String(format: "%.2f", ms), 10)
-              + lpad(String(format: "%.1f", 1000 / max(ms, 0.001)), 9) + lpad("\(bytes)", 13) + lpad(ssim.map { String(format: "%.3f", $0) } ?? "–", 8))
+              + lpad(String(format: "%.1f", 1000 / max(ms, 0.001)), 9) + lpad("\(bytes)", 13) + lpad(ssim.map { String(format: "%.3f", $0) } ?? "–", 8)
+              + lpad(cpu.map { String(format: "%.2f", $0) } ?? "–", 9))
     }
 
     static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
@@ -55,17 +59,26 @@ enum PreviewBench {
         return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
     }
 
+    /// CPU time (ms) of this process, every thread (`children`: of its waited-for children).
+    static func cpuNow(children: Bool = false) -> Double {
+        var ru = rusage(); getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &ru)
+        let user: Double = Double(ru.ru_utime.tv_sec) * 1000 + Double(ru.ru_utime.tv_usec) / 1000
+        let system: Double = Double(ru.ru_stime.tv_sec) * 1000 + Double(ru.ru_stime.tv_usec) / 1000
+        return user + system
+    }
+
     /// Renders `n` frames (the source with a changing noise pixel, so nothing is cached) in
     /// `mode`; fidelity is measured without the oval (the image alone against the source).
     /// The app's symbol renderer: libchafa's canvas (`ChafaPreview.symbols`).
     static let appSymbols: PreviewSymbolRenderer = ChafaPreview.symbols
 
     static func measure(_ mode: PreviewMode, frame: PreviewImage, rect: CellRect, reference: PreviewImage,
-                        symbols: PreviewSymbolRenderer = appSymbols) -> (ms: Double, bytes: Int, ssim: Double?) {
+                        symbols: PreviewSymbolRenderer = appSymbols) -> (ms: Double, bytes: Int, ssim: Double?, cpu: Double) {
         let n = rect.width > 100 ? 8 : 24
         var bytes = 0
         var shown: PreviewImage?
-        let t0 = now()
+        let t0 = now(), c0 = cpuNow()
+        var rasterMs = 0.0
         for k in 0..<n {
             var f = frame
             f.rgb[(k * 31) % f.rgb.count] &+= 1
@@ -85,7 +98,11 @@ enum PreviewBench {
                     for (i, cell) in cells.enumerated() { canvas.set(i % rect.width, i / rect.width, cell.text ?? " ", cell.style) }
                 }
                 bytes = sgrBytes(canvas)
-                if k == n - 1 { shown = PreviewFidelity.rasterize(canvas.cells, cols: rect.width, rows: rect.height, cellWidth: cell.width, cellHeight: cell.height) }
+                if k == n - 1 {
+                    let r0 = cpuNow()
+                    shown = PreviewFidelity.rasterize(canvas.cells, cols: rect.width, rows: rect.height, cellWidth: cell.width, cellHeight: cell.height)
+                    rasterMs = cpuNow() - r0
+                }
             case .sixel, .kitty, .iterm:
                 let p = cell.pictureSize(cols: rect.width, rows: rect.height)
                 let pic = compose(f, w: p.width, h: p.height, oval: k < n - 1)
@@ -98,8 +115,8 @@ enum PreviewBench {
                 }
             }
         }
-        let ms = (now() - t0) / Double(n)
-        return (ms, bytes, shown.map { PreviewFidelity.ssim(reference, $0) })
+        let ms = (now() - t0) / Double(n), cpu = (cpuNow() - c0 - rasterMs) / Double(n)
+        return (ms, bytes, shown.map { PreviewFidelity.ssim(reference, $0) }, cpu)
     }
 
     /// Bytes of a full repaint of `canvas` in truecolor SGR (`38;2`/`48;2` only where the
@@ -132,7 +149,7 @@ enum PreviewBench {
     /// same symbol classes) parsed back into cells for SSIM, and sixel; ms per run includes
     /// process start and reading the PNG (what a shell pipeline would pay).
     static func chafaAnchor(frame: PreviewImage, rect: CellRect, reference: PreviewImage)
-        -> (symbols: (ms: Double, bytes: Int, ssim: Double?), sixel: (ms: Double, bytes: Int))? {
+        -> (symbols: (ms: Double, bytes: Int, ssim: Double?, cpu: Double), sixel: (ms: Double, bytes: Int))? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chafa") else { return nil }
         let dir = NSTemporaryDirectory() + "preview-bench-chafa-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -145,9 +162,9 @@ enum PreviewBench {
         let symCmd = "chafa -f symbols -c full --symbols sextant+quad+half+block+space+solid --animate off --polite on --stretch -s \(size) \(dir)/f.png > \(dir)/sym.txt"
         let sixCmd = "chafa -f sixels --animate off --stretch -s \(size) \(dir)/f.png > \(dir)/f.six"
         var t0 = now()
-        let runs = 5
+        let runs = 5, c0 = cpuNow(children: true)
         for _ in 0..<runs { _ = shell(symCmd) }
-        let symMs = (now() - t0) / Double(runs)
+        let symMs = (now() - t0) / Double(runs), symCpu = (cpuNow(children: true) - c0) / Double(runs)
         t0 = now()
         for _ in 0..<runs { _ = shell(sixCmd) }
         let sixMs = (now() - t0) / Double(runs)
@@ -156,7 +173,7 @@ enum PreviewBench {
         let cells = parseSGR(Array(symBytes), cols: rect.width, rows: rect.height)
         let ssim = cells.map { PreviewFidelity.ssim(reference, PreviewFidelity.rasterize($0, cols: rect.width, rows: rect.height,
                                                                                            cellWidth: cell.width, cellHeight: cell.height)) }
-        return ((symMs, symBytes.count, ssim), (sixMs, sixBytes))
+        return ((symMs, symBytes.count, ssim, symCpu), (sixMs, sixBytes))
     }
 
     /// Cells from chafa's symbol output: SGR 38;2/48;2 (and 0, 7), glyphs, newlines.

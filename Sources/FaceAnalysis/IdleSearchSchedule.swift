@@ -25,18 +25,23 @@ public struct SceneSignature: Sendable, Equatable {
         }
         var sums = [Int](repeating: 0, count: Self.columns * Self.rows)
         var counts = [Int](repeating: 0, count: Self.columns * Self.rows)
+        // The block column of every sampled x, worked out once (it was 5 % of an empty scene's
+        // CPU per frame at 720p as a division per pixel, perf 2026-12-02).
+        let column = stride(from: 0, to: w, by: 2).map { $0 * Self.columns / w }
         gray.pixels.withUnsafeBufferPointer { p in
-            var y = 0
-            while y < h {
-                let by = y * Self.rows / h
-                let row = y * w
-                var x = 0
-                while x < w {
-                    let k = by * Self.columns + x * Self.columns / w
-                    sums[k] += Int(p[row + x]); counts[k] += 1
-                    x += 2
+            guard let start = p.baseAddress else { return }
+            sums.withUnsafeMutableBufferPointer { sums in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    var y = 0
+                    while y < h {
+                        let base = (y * Self.rows / h) * Self.columns
+                        let row = start + y * w
+                        for (i, c) in column.enumerated() {
+                            sums[base + c] += Int(row[2 * i]); counts[base + c] += 1
+                        }
+                        y += 2
+                    }
                 }
-                y += 2
             }
         }
         means = zip(sums, counts).map { $1 > 0 ? Float($0) / Float($1) : 0 }

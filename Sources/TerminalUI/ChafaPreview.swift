@@ -37,9 +37,11 @@ public enum ChafaPreview {
         let lock = NSLock()
         var key: Key?
         var canvas: OpaquePointer?
+        /// The last picture at chafa's working size (`cellBlocks`), reused between frames.
+        var blocks: [UInt8] = []
         deinit { if let canvas { cchafa_canvas_free(canvas) } }
 
-        func with<T>(_ k: Key, _ body: (OpaquePointer) -> T) -> T? {
+        func with<T>(_ k: Key, _ body: (OpaquePointer, inout [UInt8]) -> T) -> T? {
             lock.lock(); defer { lock.unlock() }
             if key != k {
                 if let canvas { cchafa_canvas_free(canvas) }
@@ -50,7 +52,7 @@ public enum ChafaPreview {
                 key = canvas == nil ? nil : k
             }
             guard let canvas else { return nil }
-            return body(canvas)
+            return body(canvas, &blocks)
         }
     }
     static let symbolCache = Cache()
@@ -63,9 +65,15 @@ public enum ChafaPreview {
         guard cols > 0, rows > 0, picture.width > 0, picture.height > 0,
               picture.rgb.count >= picture.width * picture.height * 3 else { return nil }
         let key = Cache.Key(pixelMode: 0, canvasMode: canvasMode(mode), cols: Int32(cols), rows: Int32(rows), cw: 8, ch: 16)
-        return symbolCache.with(key) { canvas -> [Cell] in
-            picture.rgb.withUnsafeBufferPointer {
-                cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3))
+        return symbolCache.with(key) { canvas, blocks -> [Cell] in
+            if cellBlocks(picture, cols: cols, rows: rows, into: &blocks) {
+                blocks.withUnsafeBufferPointer {
+                    cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(cols * 8), Int32(rows * 8), Int32(cols * 8 * 3))
+                }
+            } else {
+                picture.rgb.withUnsafeBufferPointer {
+                    cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3))
+                }
             }
             var cells = [Cell]()
             cells.reserveCapacity(cols * rows)
@@ -80,6 +88,37 @@ public enum ChafaPreview {
             }
             return cells
         }
+    }
+
+    /// `picture` at libchafa's working size for a `cols × rows` symbol canvas (8 × 8 pixels per
+    /// cell, `CHAFA_SYMBOL_WIDTH_PIXELS`/`HEIGHT_PIXELS`), each picture pixel repeated as a
+    /// block, written to `out`; false (nothing written) when the picture does not divide that
+    /// size exactly. Why: chafa resamples whatever it gets to 8 × 8 per cell, smoothing a small
+    /// grid into gradients it then sorts per cell (`chafa_work_cell_get_contrasting_color_pair`);
+    /// exact blocks skip the resampling and are cheaper to sort (issue #28: 200×60 at
+    /// `CellGeometry.symbolGrid`'s 2 px per cell, 0.7× the time of the picture given as is).
+    static func cellBlocks(_ picture: PreviewImage, cols: Int, rows: Int, into out: inout [UInt8]) -> Bool {
+        let w = cols * 8, h = rows * 8
+        guard picture.width > 0, picture.height > 0, w % picture.width == 0, h % picture.height == 0,
+              picture.rgb.count >= picture.width * picture.height * 3 else { return false }
+        let fx = w / picture.width, fy = h / picture.height, rowBytes = w * 3
+        if out.count != w * h * 3 { out = [UInt8](repeating: 0, count: w * h * 3) }
+        out.withUnsafeMutableBufferPointer { o in
+            picture.rgb.withUnsafeBufferPointer { s in
+                guard let ob = o.baseAddress, let sb = s.baseAddress else { return }
+                for y in 0..<picture.height {
+                    let row = ob + y * fy * rowBytes
+                    var d = row, p = sb + y * picture.width * 3
+                    for _ in 0..<picture.width {
+                        let r = p[0], g = p[1], b = p[2]
+                        for _ in 0..<fx { d[0] = r; d[1] = g; d[2] = b; d += 3 }
+                        p += 3
+                    }
+                    for k in 1..<max(fy, 1) { (row + k * rowBytes).update(from: row, count: rowBytes) }
+                }
+            }
+        }
+        return true
     }
 
     static func color(_ packed: Int32) -> Color {
@@ -115,7 +154,7 @@ public enum ChafaPreview {
         guard img.width > 0, img.height > 0, img.rgb.count >= img.width * img.height * 3 else { return [] }
         let key = Cache.Key(pixelMode: pm, canvasMode: 0, cols: Int32(picture.rect.width), rows: Int32(picture.rect.height),
                             cw: Int32(picture.cellWidth), ch: Int32(picture.cellHeight))
-        return pixelCache.with(key) { canvas -> [UInt8] in
+        return pixelCache.with(key) { canvas, _ -> [UInt8] in
             let (pixels, stride) = alignedRows(img)
             pixels.withUnsafeBufferPointer {
                 cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(img.width), Int32(img.height), Int32(stride))

@@ -112,12 +112,14 @@ public struct CellGeometry: Sendable, Equatable {
     /// preview is drawn with full blocks (a space on its colour), one pixel per cell.
     public var lineSpacing: Bool { measured && aspect >= Self.lineSpacingAspect }
 
-    /// The square-pixel grid a symbol renderer composes for `cols × rows` cells: 4 pixels per
-    /// cell across and `4 · aspect` down, so a font that is not 2:1 keeps the face's
-    /// proportions (IMG-03). chafa resamples to 8 × 8 per cell; 8 pixels across measured the
-    /// same SSIM (0.987 vs 0.986 at 200×60) for 1.6× the time (make bench, 2026-12-01).
+    /// The square-pixel grid a symbol renderer composes for `cols × rows` cells: 2 pixels per
+    /// cell across (what a sextant's two columns show) and `2 · aspect` down, so a font that is
+    /// not 2:1 keeps the face's proportions (IMG-03). chafa works on 8 × 8 pixels per cell; at
+    /// 2:1 cells this grid divides that exactly, so `ChafaPreview.symbols` hands chafa each grid
+    /// pixel as a 4 × 2 block and chafa scales nothing. 4 pixels across measured the same SSIM
+    /// for 1.4–1.7× the time (make bench BENCH=kiosk, issue #28, 2026-12-02).
     public func symbolGrid(cols: Int, rows: Int) -> (width: Int, height: Int) {
-        (cols * 4, max(1, Int((Double(rows) * 4 * aspect).rounded())))
+        (cols * 2, max(1, Int((Double(rows) * 2 * aspect).rounded())))
     }
 
     /// The picture size for a `cols × rows` preview in a pixel mode, and the cell size the

@@ -201,8 +201,8 @@ enum DetailFrame {
 
     @Test func cellGeometryKeepsTheFaceProportions() {
         // A 1:3 font gets 3/2 the grid rows of a 2:1 font (IMG-03); the default is 2:1.
-        #expect(CellGeometry.fallback.symbolGrid(cols: 10, rows: 10) == (40, 80))
-        #expect(CellGeometry(width: 6, height: 18, measured: true).symbolGrid(cols: 10, rows: 10) == (40, 120))
+        #expect(CellGeometry.fallback.symbolGrid(cols: 10, rows: 10) == (20, 40))
+        #expect(CellGeometry(width: 6, height: 18, measured: true).symbolGrid(cols: 10, rows: 10) == (20, 60))
         #expect(CellGeometry.from(winsizePixels: (0, 0), cols: 80, rows: 24, probe: .none) == .fallback)
         // Pictures never exceed 640 × 480 pixels' worth, and keep the cell's shape.
         let p = CellGeometry(width: 10, height: 20, measured: true).pictureSize(cols: 200, rows: 60)
