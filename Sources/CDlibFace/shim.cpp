@@ -4,8 +4,6 @@
 #include <dlib/image_io.h>
 #include <dlib/serialize.h>
 #include <dlib/revision.h>
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
@@ -33,18 +31,12 @@ struct cdf_detector {
 /// values, the same float sums), so the points are the same (tests compare with dlib's own
 /// shape_predictor, kept as `reference`). Measured on shared/media long.avi, one core, model not
 /// in cache: 3.0 ms per face with dlib's evaluation, 1.3 ms packed with prefetching.
-/// Leaf values are kept in 16 bits (issue #28: the model was 66.8 MB of a 125 MB peak at 1080p):
-/// each tree's leaves as int16 times the tree's own scale (its largest |value| / 32767), so a
-/// value is within scale/2 of dlib's float (≤ 1.5e-5 of the face box); summed over the 7 500
-/// trees a point moves by a few thousandths of a pixel, and a point can differ from dlib's by
-/// one pixel only where that tips dlib's rounding (the tests allow that, nothing more).
 struct cdf_shape_predictor {
     struct split { uint32_t idx1, idx2; float thresh; };
     struct cascade {
         std::vector<uint32_t> splitStart, splitCount, leafStart;   // per tree
         std::vector<split> splits;
-        std::vector<int16_t> leaves;                               // leafCount x dims per tree, x leafScale
-        std::vector<float> leafScale;                              // per tree
+        std::vector<float> leaves;                                 // leafCount x dims floats per tree
         std::vector<uint32_t> anchorIndex;   // per feature pixel: its anchor landmark and offset
         std::vector<float> deltaXY;          // (x, y) pairs; plain arrays, as in the cache file
         std::vector<unsigned long> anchors;  // the same two lists as dlib's feature extraction
@@ -72,8 +64,7 @@ static void set_err(char *err, size_t n, const std::string &msg) {
 // file or none; a header, length or hash mismatch means "rebuild", never an error.
 namespace mcache {
 static const uint32_t kFormat = 1;
-// landmarks = 2 held float leaves (before issue #28); such a file is rebuilt as kind 3.
-enum kind : uint32_t { detector = 1, landmarks = 3 };
+enum kind : uint32_t { detector = 1, landmarks = 2 };
 struct header { char magic[4]; uint32_t format, kind, pad; uint64_t sourceA, sourceB, length, hash; };
 
 struct hasher {
@@ -231,8 +222,7 @@ static bool finish_packed(cdf_shape_predictor &p) {
     if (dims == 0 || dims % 2 != 0) return false;
     for (auto &c : p.cascades) {
         const size_t trees = c.splitStart.size();
-        if (c.splitCount.size() != trees || c.leafStart.size() != trees || c.leafScale.size() != trees ||
-            c.anchorIndex.size() * 2 != c.deltaXY.size()) return false;
+        if (c.splitCount.size() != trees || c.leafStart.size() != trees || c.anchorIndex.size() * 2 != c.deltaXY.size()) return false;
         for (size_t t = 0; t < trees; t++) {
             if ((uint64_t)c.splitStart[t] + c.splitCount[t] > c.splits.size()) return false;
             if (((uint64_t)c.leafStart[t] + c.splitCount[t] + 1) * (uint64_t)dims > c.leaves.size()) return false;
@@ -275,15 +265,10 @@ static void load_packed(cdf_shape_predictor &p, const char *path) {
             c.splitCount.push_back((uint32_t)tree.splits.size());
             c.leafStart.push_back((uint32_t)(c.leaves.size() / dims));
             for (const auto &sp : tree.splits) c.splits.push_back({(uint32_t)sp.idx1, (uint32_t)sp.idx2, sp.thresh});
-            float largest = 0;
             for (const auto &leaf : tree.leaf_values) {
                 if (leaf.size() != dims) throw dlib::serialization_error("a leaf's size differs from the shape's");
-                for (long k = 0; k < dims; k++) largest = std::max(largest, std::fabs(leaf(k)));
+                c.leaves.insert(c.leaves.end(), &leaf(0), &leaf(0) + dims);
             }
-            const float scale = largest > 0 ? largest / 32767.0f : 1.0f;
-            c.leafScale.push_back(scale);
-            for (const auto &leaf : tree.leaf_values)
-                for (long k = 0; k < dims; k++) c.leaves.push_back((int16_t)std::lrint(leaf(k) / scale));
         }
     }
     std::vector<std::vector<unsigned long>> anchors;
@@ -303,7 +288,7 @@ static void load_packed(cdf_shape_predictor &p, const char *path) {
 /// The packed model's arrays, in a fixed order, for the cache file.
 template <class Visit> static void visit_packed(cdf_shape_predictor &p, Visit &&v) {
     for (auto &c : p.cascades) {
-        v(c.splitStart); v(c.splitCount); v(c.leafStart); v(c.splits); v(c.leaves); v(c.leafScale); v(c.anchorIndex); v(c.deltaXY);
+        v(c.splitStart); v(c.splitCount); v(c.leafStart); v(c.splits); v(c.leaves); v(c.anchorIndex); v(c.deltaXY);
     }
 }
 
@@ -399,18 +384,17 @@ static dlib::full_object_detection predict_packed(const cdf_shape_predictor &p, 
             while (i < n) i = (features[sp[i].idx1] - features[sp[i].idx2] > sp[i].thresh) ? 2 * i + 1 : 2 * i + 2;
             leafOf[t] = c.leafStart[t] + (i - n);
         }
-        // Leaves are 272-byte blocks at random places in 33 MB: ask for the one 8 trees ahead
+        // Leaves are 544-byte blocks at random places in 65 MB: ask for the one 8 trees ahead
         // while summing this one (1.8 → 1.3 ms per face on shared/media long.avi, cold cache).
         float *out = &current(0);
-        const size_t ahead = 8, leafBytes = (size_t)dims * sizeof(int16_t);
+        const size_t ahead = 8, leafBytes = (size_t)dims * sizeof(float);
         for (size_t t = 0; t < trees; t++) {
             if (t + ahead < trees) {
                 const char *next = (const char *)(c.leaves.data() + (size_t)leafOf[t + ahead] * dims);
                 for (size_t b = 0; b < leafBytes; b += 64) __builtin_prefetch(next + b);
             }
-            const int16_t *leaf = c.leaves.data() + (size_t)leafOf[t] * dims;
-            const float scale = c.leafScale[t];
-            for (long k = 0; k < dims; k++) out[k] += scale * (float)leaf[k];
+            const float *leaf = c.leaves.data() + (size_t)leafOf[t] * dims;
+            for (long k = 0; k < dims; k++) out[k] += leaf[k];
         }
     }
     const dlib::point_transform_affine toImage = dlib::impl::unnormalizing_tform(rect);
