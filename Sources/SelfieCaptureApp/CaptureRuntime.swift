@@ -173,6 +173,9 @@ public final class CaptureRuntime {
                 send(.terminalResized)
                 send(.windowTooSmall(presenter.windowTooSmall))
                 presenter.resized()
+            case .hangup:   // as if the terminal's SIGHUP had come: the run ends cleanly, exit 129
+                _ = raise(SIGHUP)
+                return
             }
             if exitCode != nil { return }
         }

@@ -6,6 +6,10 @@ public enum InputEvent: Sendable, Equatable {
     case key(Key)
     /// The terminal changed size (curses `KEY_RESIZE`).
     case resized(Size)
+    /// The terminal is gone: its line hung up (an SSH connection or a terminal window closed),
+    /// so its ioctls fail with EIO. What SIGHUP says, for when no SIGHUP reached this process
+    /// (it was not in the terminal's foreground process group, or a wrapper took the signal).
+    case hangup
 }
 
 /// Where screens go. The runtime loop (one thread) owns it:

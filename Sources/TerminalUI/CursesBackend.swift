@@ -410,7 +410,11 @@ public final class CursesBackend: TerminalBackend {
         // The size is also checked directly (one ioctl): ncurses only turns SIGWINCH into
         // KEY_RESIZE when it could install its handler, which a host process may have prevented.
         var ws = winsize()
-        if ioctl(outFD, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0, ws.ws_col > 0 {
+        let sized = ioctl(outFD, UInt(TIOCGWINSZ), &ws)
+        // A hung-up terminal: every read and ioctl fails with EIO at once, so without this the
+        // loop would take "no key" forever, at half a core (seen on a closed tmux session).
+        if sized != 0, errno == EIO { return .hangup }
+        if sized == 0, ws.ws_row > 0, ws.ws_col > 0 {
             let now = size
             if Int(ws.ws_row) != now.rows || Int(ws.ws_col) != now.cols {
                 _ = resizeterm(Int32(ws.ws_row), Int32(ws.ws_col))

@@ -107,6 +107,24 @@ final class PtyReader: @unchecked Sendable {
         }
     }
 
+    /// A terminal that goes away (its pty's master closed, as when an SSH connection or a
+    /// terminal window closes) is reported as `.hangup`, not as "no key" on every turn: the
+    /// capture loop spun at 60 % of a core on a closed tmux session that sent it no SIGHUP.
+    @Test func aTerminalThatGoesAwayIsAHangup() throws {
+        var master: Int32 = -1, slave: Int32 = -1
+        try #require(openpty(&master, &slave, nil, nil, nil) == 0)
+        for fd in [master, slave] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var ws = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(slave, UInt(TIOCSWINSZ), &ws)
+        let backend = try CursesBackend(term: "xterm-256color", outputFD: slave, inputFD: slave,
+                                        environment: ["TERM": "xterm-256color"], quietStderr: false)
+        #expect(backend.readInput(timeoutMs: 0) == nil, "a live terminal with no key pressed")
+        close(master)
+        #expect(backend.readInput(timeoutMs: 0) == .hangup)
+        backend.end()   // writes to the dead terminal fail; nothing hangs or crashes
+        close(slave)
+    }
+
     /// Pixels in the cells (sixel, iTerm2) are repainted over when the picture goes or moves,
     /// row by row of the old rectangle; kitty's are deleted by id, and an unchanged picture
     /// repaints nothing.
