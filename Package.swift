@@ -65,21 +65,24 @@ let package = Package(
         .executableTarget(name: "MediaBench", dependencies: ["Media"], path: "Benchmarks/MediaBench"),   // Benchmarks/media.sh, mp4.sh
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["Spawn"], path: "Sources/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Spawn"], path: "Sources/TestSupport", swiftSettings: hotPath),
         // A scripted V4L2 device behind Camera's syscall seam, for CameraTests and SelfieCaptureAppTests.
         .target(name: "FakeV4L2", dependencies: ["Camera", "CV4L2", "Media", "CaptureModel"], path: "Sources/FakeV4L2"),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "WorkerTests", dependencies: ["Worker"]),
         // The media tests' fixtures (shared clips' ground truth, ffmpeg-decoded frames, the dlib models, a synthetic
         // face), for FaceAnalysisTests and the analysis-with-guidance tests of SelfieCaptureAppTests.
-        .target(name: "FaceFixtures", dependencies: ["FaceAnalysis", "Media", "CaptureModel", "TestSupport"], path: "Sources/FaceFixtures"),
+        .target(name: "FaceFixtures", dependencies: ["FaceAnalysis", "Media", "CaptureModel", "TestSupport"], path: "Sources/FaceFixtures",
+                swiftSettings: hotPath),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
         .testTarget(name: "CaptureFlowTests", dependencies: ["CaptureFlow", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "FakeV4L2", "TestSupport"]),
         .testTarget(name: "DigestTests", dependencies: ["Digest", "TestSupport"]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "TestSupport"]),
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceFixtures", "TestSupport"]),
+        // Optimised like its module (hotPath): its tests analyse and synthesise whole clips.
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceFixtures", "TestSupport"],
+                    swiftSettings: hotPath),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"],
                     exclude: ["Snapshots"]),   // read by path (#filePath), not bundled
         .testTarget(name: "SelfieCaptureAppTests", dependencies: ["SelfieCaptureApp", "FakeV4L2", "FaceFixtures", "TestSupport"],

@@ -1,3 +1,4 @@
+import CaptureModel
 import FaceAnalysis
 import Foundation
 import Media
@@ -73,6 +74,25 @@ public enum MediaSupport {
         let bytes = [UInt8](data)
         return stride(from: 0, to: bytes.count - size + 1, by: size).map {
             Image(width: width, height: height, layout: .gray, pixels: Array(bytes[$0..<($0 + size)]))
+        }
+    }
+
+    /// Every frame of clip `name` analysed in order by one fresh `FaceAnalyzer` (tracking
+    /// included) at its ground truth's timestamps, with the decoded frame count. Computed once
+    /// per test process (`SharedResult`) and shared by the suites that judge it by their own
+    /// rules (FaceAnalysisTests' TrackerMediaTests, SelfieCaptureAppTests' MediaScenarioTests):
+    /// the analysis is deterministic, so a second pass over the same frames finds the same.
+    public static func analyses(_ name: String) throws -> (frameCount: Int, analyses: [FrameAnalysis]) {
+        try SharedResult.once("FaceFixtures.analyses/\(name)") {
+            let truth = try truth(name)
+            let frames = try grayFrames(name, width: truth.width, height: truth.height)
+            guard let models else { throw Missing(description: "the dlib models are absent") }
+            let analyzer = FaceAnalyzer(detector: try DlibHOGDetector(), landmarks: models.predictor)
+            var out: [FrameAnalysis] = []
+            for (i, frame) in frames.enumerated() where i < truth.frames.count {
+                out.append(try analyzer.analyze(gray: frame, frameIndex: i, timestampMs: Int((truth.frames[i].t * 1000).rounded())))
+            }
+            return (frames.count, out)
         }
     }
 

@@ -20,7 +20,12 @@ import TestSupport
 
     /// Faces of some shared/media frames (every 10th frame of three scenarios, one rolled 35°),
     /// or of the astronaut photo when shared/media is absent: (gray frame, detector box).
+    /// Computed once per test process (four tests use it).
     static func faces() throws -> [(Image, Rect)] {
+        try SharedResult.once("ModelCacheTests.faces") { try findFaces() }
+    }
+
+    private static func findFaces() throws -> [(Image, Rect)] {
         let detector = try DlibHOGDetector(cacheDirectory: nil)
         var out: [(Image, Rect)] = []
         if MediaSupport.mediaDir != nil {

@@ -112,17 +112,14 @@ import TestSupport
     @Test(.enabled(if: MediaSupport.available && MediaSupport.models != nil, "../shared/media, ffmpeg or the dlib model is absent"),
           arguments: clips)
     func trackedBoxIsAccurateAndSteady(clip: String) throws {
-        let models = try #require(MediaSupport.models)
         let truth = try MediaSupport.truth(clip)
-        let frames = try MediaSupport.grayFrames(clip, width: truth.width, height: truth.height)
-        let analyzer = FaceAnalyzer(detector: try DlibHOGDetector(), landmarks: models.predictor)
+        let analyses = try MediaSupport.analyses(clip).analyses
         let w = Double(truth.width)
         var n1 = 0, det = 0, ious: [Double] = [], jc: [Double] = [], js: [Double] = []
         var falseFaces = 0, twoFrames = 0, twoFound = 0
         var prev: (truth: ScenarioTruth.Face, box: Rect)?
-        for (i, frame) in frames.enumerated() where i < truth.frames.count {
+        for (i, a) in analyses.enumerated() {
             let tf = truth.frames[i]
-            let a = try analyzer.analyze(gray: frame, frameIndex: i, timestampMs: Int((tf.t * 1000).rounded()))
             if tf.count == 0 && a.faces.count > 0 && (tf.partial_faces ?? []).isEmpty { falseFaces += 1 }
             if tf.count == 2 { twoFrames += 1; if a.faces.count == 2 { twoFound += 1 } }
             var cur: (truth: ScenarioTruth.Face, box: Rect)?

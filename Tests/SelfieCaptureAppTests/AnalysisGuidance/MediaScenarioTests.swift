@@ -32,18 +32,15 @@ import TestSupport
 
     static func run(_ name: String) throws -> Stats {
         let truth = try MediaSupport.truth(name)
-        let frames = try MediaSupport.grayFrames(name, width: truth.width, height: truth.height)
-        #expect(frames.count == truth.frames.count, "decoded \(frames.count) frames, JSON has \(truth.frames.count)")
-        let predictor = try #require(MediaSupport.models).predictor
-        let analyzer = FaceAnalyzer(detector: try DlibHOGDetector(), landmarks: predictor)
+        let clip = try MediaSupport.analyses(name)
+        #expect(clip.frameCount == truth.frames.count, "decoded \(clip.frameCount) frames, JSON has \(truth.frames.count)")
         var guidance = Guidance()
         var s = Stats()
         let intrinsic = truth.photo_face.intrinsic_roll_deg
         var validSince: Int?
-        for (i, frame) in frames.enumerated() where i < truth.frames.count {
+        for (i, a) in clip.analyses.enumerated() {
             let tf = truth.frames[i]
             let tMs = Int((tf.t * 1000).rounded())
-            let a = try analyzer.analyze(gray: frame, frameIndex: i, timestampMs: tMs)
             let g = guidance.judge(a)
             s.frames += 1
             s.brightnessSum += a.brightness
