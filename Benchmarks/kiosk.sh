@@ -21,13 +21,9 @@
 # Skipped (exit 0) without ../shared/media or ffmpeg. A few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-BIN=${BIN:-$root/.build/release/selfie-capture}
-CLIP=../shared/media/long.avi
+. Benchmarks/lib/media-bench.sh
+long_clip_bench_setup kiosk
 ROUNDS=${ROUNDS:-3}
-[ -f "$CLIP" ] || { echo "kiosk: $CLIP absent, skipped"; exit 0; }
-command -v ffmpeg >/dev/null || { echo "kiosk: ffmpeg missing (make setup), skipped"; exit 0; }
-[ -x "$BIN" ] || { echo "kiosk: $BIN missing (make bench builds it)" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 py() { /usr/bin/python3 -c "$1"; }
 goal() { # goal TEXT PYTHON-CONDITION

@@ -20,13 +20,9 @@
 # Skipped (exit 0) without ../shared/media or ffmpeg. A few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-BIN=${BIN:-$root/.build/release/selfie-capture}
-CLIP=../shared/media/long.avi
+. Benchmarks/lib/media-bench.sh
+long_clip_bench_setup speed
 ROUNDS=${ROUNDS:-2}
-[ -f "$CLIP" ] || { echo "speed: $CLIP absent, skipped"; exit 0; }
-command -v ffmpeg >/dev/null || { echo "speed: ffmpeg missing (make setup), skipped"; exit 0; }
-[ -x "$BIN" ] || { echo "speed: $BIN missing (make bench builds it)" >&2; exit 1; }
 swift build -c release --product MediaBench >/dev/null   # decode-gray, for the latency line
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pin=(); command -v taskset >/dev/null && pin=(taskset -c 0)
