@@ -20,9 +20,14 @@ release: setup
 # line-buffered output, so a hang shows which tests had started instead of losing the last
 # 4 KiB. In a terminal it runs as is (timeout's own process group would not get Ctrl-C).
 TEST_TIMEOUT ?= 45m
+# Swift Testing (6.3) runs at most 2 test cases per core at once. Most end-to-end cases spend
+# their time waiting for a child process or a terminal without holding a thread, and their
+# children are limited by the tests' own budget (Tests/EndToEndTests/Harness.swift): so 8 per core
+# may be in flight, and the cores are not left idle while four cases wait on realtime clips.
+TEST_WIDTH ?= $(shell echo $$((8 * $$(nproc))))
 test: build
-	@if [ -t 1 ]; then $(SWIFT) test; \
-	else stdbuf -oL -eL timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test; fi
+	@if [ -t 1 ]; then SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test; \
+	else SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) stdbuf -oL -eL timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test; fi
 
 demo: release
 	$(BIN_RELEASE) --source demo $(ARGS)

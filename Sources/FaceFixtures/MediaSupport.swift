@@ -82,8 +82,9 @@ public enum MediaSupport {
     /// per test process (`SharedResult`) and shared by the suites that judge it by their own
     /// rules (FaceAnalysisTests' TrackerMediaTests, SelfieCaptureAppTests' MediaScenarioTests):
     /// the analysis is deterministic, so a second pass over the same frames finds the same.
-    public static func analyses(_ name: String) throws -> (frameCount: Int, analyses: [FrameAnalysis]) {
-        try SharedResult.once("FaceFixtures.analyses/\(name)") {
+    /// A second caller suspends until the first one's analysis is done, holding no thread.
+    public static func analyses(_ name: String) async throws -> (frameCount: Int, analyses: [FrameAnalysis]) {
+        try await SharedResult.once("FaceFixtures.analyses/\(name)") {
             let truth = try truth(name)
             let frames = try grayFrames(name, width: truth.width, height: truth.height)
             guard let models else { throw Missing(description: "the dlib models are absent") }

@@ -35,6 +35,29 @@ public enum SharedResult {
         return value
     }
 
+    private final class Tasks: @unchecked Sendable {
+        let lock = NSLock()
+        var tasks: [String: Task<any Sendable, Error>] = [:]
+    }
+    private static let tasks = Tasks()
+
+    /// `once` for async work (a child process run): the first caller starts `compute` as a task;
+    /// every caller, the first one included, awaits that task's value. Nobody holds a thread while
+    /// it runs (a lock held across the run would block the test pool's thread: two of them are
+    /// the whole pool on a 2-core machine).
+    /// - Throws: what `compute` threw, or a type mismatch when the key was used for another type.
+    public static func once<T: Sendable>(_ key: String, _ compute: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task: Task<any Sendable, Error> = {
+            tasks.lock.lock(); defer { tasks.lock.unlock() }
+            if let t = tasks.tasks[key] { return t }
+            let t = Task<any Sendable, Error> { try await compute() }
+            tasks.tasks[key] = t
+            return t
+        }()
+        guard let value = try await task.value as? T else { throw TypeMismatch(key: key, wanted: "\(T.self)") }
+        return value
+    }
+
     struct TypeMismatch: Error, CustomStringConvertible {
         var key: String, wanted: String
         var description: String { "SharedResult \(key) holds another type than \(wanted)" }

@@ -30,16 +30,16 @@ import TestSupport
     /// approach clip goes from far to close, so at least two different hints show before `s`,
     /// and no capture starts (no `videoCaptureStarted`) meanwhile.
     @Test(.enabled(if: ready, "needs tmux, the built binary and ../shared/media/approach.avi"))
-    func hintsChangeBeforeStart() throws {
+    func hintsChangeBeforeStart() async throws {
         let bin = try #require(Self.bin), clip = try #require(Self.approach)
         let hints = try Self.hintTexts()
         #expect(hints.count >= 10, "hint texts from the table: \(hints)")
         let dir = Harness.tempDir("sc-tmux-guide")
-        let t = try TmuxSession(cols: 100, rows: 30)
+        let t = try await TmuxSession.started(cols: 100, rows: 30)
         defer { t.kill() }
         try t.type("'\(bin)' --source '\(clip)' --loop --guide-before-start --no-instructions --camera-consent --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
         var seen: [String] = []
-        let changed = try t.waitUntil(60) {
+        let changed = try await t.waitUntil(60) {
             let screen = try t.screen()
             // The longest hint on screen (one hint text may contain a shorter one).
             if let h = hints.filter({ screen.contains($0) }).max(by: { $0.count < $1.count }), seen.last != h { seen.append(h) }
@@ -49,24 +49,24 @@ import TestSupport
         #expect(try t.screen().contains("[ Start ]"), "Start still waits: \(t.dump())")
         #expect(!eventLogContains(dir + "/ev.jsonl", "videoCaptureStarted"))
         try t.keys("q")
-        #expect(try t.waitFor("EXIT=130"), "screen: \(t.dump())")
+        #expect(try await t.waitFor("EXIT=130"), "screen: \(t.dump())")
     }
 
     /// The status line (`--debug-overlay`) reports the clip's size and, measured, its frame
     /// rate within 5 % (ground truth: approach.json), and bytes per second written.
     @Test(.enabled(if: ready, "needs tmux, the built binary and ../shared/media/approach.avi"))
-    func statusLineMatchesTheSource() throws {
+    func statusLineMatchesTheSource() async throws {
         let bin = try #require(Self.bin), clip = try #require(Self.approach)
         let truth = try Self.truth()
         let dir = Harness.tempDir("sc-tmux-status")
-        let t = try TmuxSession(cols: 132, rows: 43)
+        let t = try await TmuxSession.started(cols: 132, rows: 43)
         defer { t.kill() }
         try t.type("'\(bin)' --source '\(clip)' --loop --debug-overlay --no-instructions --camera-consent --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
         let re = try NSRegularExpression(pattern: #"approach\.avi \(file\) · (\d+)×(\d+) · ([\d.]+) fps · colours (\S+) · preview [a-z-]+ ([\d.]+) fps · ([\d.]+ [kM]?B)/s"#)
         var line = ""
         var figures: (w: Int, h: Int, fps: Double, previewFps: Double)?
         // The meters need a couple of seconds of frames; wait for a stable reading.
-        let got = try t.waitUntil(60) {
+        let got = try await t.waitUntil(60) {
             line = String(try t.screen().split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
             guard let m = re.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { return false }
             func g(_ i: Int) -> String { Range(m.range(at: i), in: line).map { String(line[$0]) } ?? "" }
@@ -83,8 +83,8 @@ import TestSupport
             #expect(f.previewFps > 0 && f.previewFps <= 15 * 1.1, "preview fps within --preview-fps 15: '\(line)'")
         }
         try t.keys("i")
-        #expect(try t.waitUntil(10) { !(try t.screen().contains("· preview ")) }, "i hides the status line")
+        #expect(try await t.waitUntil(10) { !(try t.screen().contains("· preview ")) }, "i hides the status line")
         try t.keys("q")
-        #expect(try t.waitFor("EXIT=130"), "screen: \(t.dump())")
+        #expect(try await t.waitFor("EXIT=130"), "screen: \(t.dump())")
     }
 }

@@ -21,19 +21,20 @@ import TestSupport
     static let steps = "left:PEAK_YAW,right:PEAK_YAW,up:PEAK_PITCH"
     static let peakYaw = 42, peakPitch = 20
 
-    static func makeClip(_ dir: String) throws -> String {
+    static func makeClip(_ dir: String) async throws -> String {
         let script = TestSupport.projectRoot().appendingPathComponent("scripts/make-turn-clip.py").path
         let out = dir + "/turns.avi"
         let s = steps.replacingOccurrences(of: "PEAK_YAW", with: "\(peakYaw)").replacingOccurrences(of: "PEAK_PITCH", with: "\(peakPitch)")
-        let r = try Harness.run(try #require(Harness.tool("python3")), [script, try #require(photo), out, "--box", box, "--steps", s,
-                                                                         "--rise", "6", "--hold", "12", "--rest", "12", "--depth"], timeout: 600)
+        let r = try await Harness.run(try #require(Harness.tool("python3")), [script, try #require(photo), out, "--box", box, "--steps", s,
+                                                                               "--rise", "6", "--hold", "12", "--rest", "12", "--depth"],
+                                      load: .cpu, timeout: 600)
         try #require(r.code == 0, "make-turn-clip: \(r.err)")
         return out
     }
 
     /// Per-frame (index, yaw, pitch) from `analyze`, and the clip's own angles.
-    static func analyse(_ clip: String) throws -> (measured: [Int: (Double, Double)], truth: [(Double, Double)]) {
-        let r = try Harness.run(try #require(bin), ["analyze", "--source", clip, "--pace", "fast"], timeout: 600)
+    static func analyse(_ clip: String) async throws -> (measured: [Int: (Double, Double)], truth: [(Double, Double)]) {
+        let r = try await Harness.run(try #require(bin), ["analyze", "--source", clip, "--pace", "fast"], load: .cpu, timeout: 600)
         try #require(r.code == 0, "\(r.err)")
         var measured: [Int: (Double, Double)] = [:]
         for line in r.out.split(separator: "\n") {
@@ -49,11 +50,11 @@ import TestSupport
     }
 
     @Test(.enabled(if: ready, "needs the built binary, python3, ffmpeg and ../shared/media/people/faces"))
-    func poseFollowsTheTurnAndTheChallengePassesOnlyInTheClipsOrder() throws {
+    func poseFollowsTheTurnAndTheChallengePassesOnlyInTheClipsOrder() async throws {
         let dir = Harness.tempDir("sc-challenge-clip")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let clip = try Self.makeClip(dir)
-        let (measured, truth) = try Self.analyse(clip)
+        let clip = try await Self.makeClip(dir)
+        let (measured, truth) = try await Self.analyse(clip)
         #expect(measured.count >= truth.count * 9 / 10, "faces found on \(measured.count) of \(truth.count) frames")
         // Direction: at each turn's peak the estimate has the turn's sign and is well away from 0;
         // at rest it is near 0.
@@ -75,17 +76,18 @@ import TestSupport
         #expect((peaks["up"]?.1 ?? 0) > 17)
 
         // The capture: the clip's order passes, another order fails.
-        func capture(_ order: [String], _ name: String) throws -> (Harness.Result, [[String: Any]]) {
+        func capture(_ order: [String], _ name: String) async throws -> (Harness.Result, [[String: Any]]) {
             let file = dir + "/\(name).json", out = dir + "/\(name)", events = dir + "/\(name).jsonl"
             let steps = order.map { "{\"direction\": \"\($0)\", \"timeoutMs\": 3000}" }.joined(separator: ",")
             try "{\"nonce\": \"verifier-\(name)\", \"steps\": [\(steps)]}".write(toFile: file, atomically: true, encoding: .utf8)
-            let r = try Harness.run(try #require(Self.bin), ["--source", clip, "--pace", "fast", "--renderer", "null", "--time-before-capture", "0",
-                                                             "--challenge", file, "--output", out, "--events", events], timeout: 600)
+            let r = try await Harness.run(try #require(Self.bin), ["--source", clip, "--pace", "fast", "--renderer", "null",
+                                                                   "--time-before-capture", "0", "--challenge", file, "--output", out,
+                                                                   "--events", events], load: .cpu, timeout: 600)
             let ev = ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n")
                 .compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
             return (r, ev)
         }
-        let (ok, okEvents) = try capture(["left", "right", "up"], "inorder")
+        let (ok, okEvents) = try await capture(["left", "right", "up"], "inorder")
         #expect(ok.code == 0, "\(ok.err)")
         #expect(okEvents.filter { $0["event"] as? String == "challengeStepPassed" }.count == 3)
         let result = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/inorder/result.json"))) as? [String: Any])
@@ -94,7 +96,7 @@ import TestSupport
         let manifest = try String(contentsOfFile: dir + "/inorder/manifest.json", encoding: .utf8)
         #expect(manifest.contains("verifier-inorder"), "the nonce is inside the manifest")
 
-        let (bad, badEvents) = try capture(["right", "left", "up"], "wrongorder")
+        let (bad, badEvents) = try await capture(["right", "left", "up"], "wrongorder")
         #expect(bad.code == 75, "\(bad.err)")
         let failed = badEvents.first { $0["event"] as? String == "challengeFailed" }
         #expect(failed?["outcome"] as? String == "wrongDirection" && failed?["direction"] as? String == "right")

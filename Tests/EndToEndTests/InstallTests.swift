@@ -119,23 +119,23 @@ import TestSupport
     /// site-functions, and Tab lists the options `--help` lists, and `demo` for `--source`.
     @Test(.enabled(if: ready && Harness.tool("zsh") != nil && TmuxSession.tmux != nil,
                    "needs the built binary, make, zsh, tmux, and Resources/demo/astronaut.png"))
-    func zshCompletesInATerminal() throws {
+    func zshCompletesInATerminal() async throws {
         let (dest, prefix) = try Self.install()
         defer { try? FileManager.default.removeItem(atPath: dest) }
-        let t = try TmuxSession(cols: 160, rows: 40)
+        let t = try await TmuxSession.started(cols: 160, rows: 40)
         defer { t.kill() }
         try t.type("exec env PATH='\(prefix)/bin':\"$PATH\" zsh -f")
         try t.type("fpath=('\(prefix)/share/zsh/site-functions' $fpath); autoload -U compinit; compinit -u; PS1='z> '; clear")
-        #expect(try t.waitUntil { try t.screen().hasPrefix("z>") }, "screen: \(t.dump())")   // capture-pane drops trailing spaces
+        #expect(try await t.waitUntil { try t.screen().hasPrefix("z>") }, "screen: \(t.dump())")   // capture-pane drops trailing spaces
         try t.type("selfie-capture --pre", enter: false)
         try t.keys("Tab")
         let pre = try Self.helpOptions().filter { $0.hasPrefix("--pre") }
-        #expect(try t.waitUntil(20) { let s = try t.screen(); return pre.allSatisfy { s.contains($0 + " ") } }, "screen: \(t.dump())")
+        #expect(try await t.waitUntil(20) { let s = try t.screen(); return pre.allSatisfy { s.contains($0 + " ") } }, "screen: \(t.dump())")
         try t.keys("C-u")
         try t.type("clear; cd '\(dest)'", enter: true)
         try t.type("selfie-capture --source ", enter: false)
         try t.keys("Tab")
-        #expect(try t.waitUntil(20) { let s = try t.screen(); return s.contains("demo") && s.contains("usr/") }, "screen: \(t.dump())")
+        #expect(try await t.waitUntil(20) { let s = try t.screen(); return s.contains("demo") && s.contains("usr/") }, "screen: \(t.dump())")
         #expect(try !t.screen().contains("unmatched"), "screen: \(t.dump())")
     }
 

@@ -19,24 +19,24 @@ import TestSupport
     }
 
     @Test(.enabled(if: ready, "needs tmux, script, localedef with /usr/share/i18n (Debian locales), the binary and Resources/demo"))
-    func tui01_latin1LocaleGetsLatin1Bytes() throws {
+    func tui01_latin1LocaleGetsLatin1Bytes() async throws {
         let bin = try #require(Self.bin)
         let dir = Harness.tempDir("sc-latin1")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let loc = try Self.latin1Locale(dir)
-        let t = try TmuxSession(cols: 80, rows: 24)
+        let t = try await TmuxSession.started(cols: 80, rows: 24)
         defer { t.kill() }
         let raw = dir + "/raw"
         let app = "env LOCPATH='\(loc)' LANG=fr_FR.ISO-8859-1 LC_ALL= TERM=xterm-256color '\(bin)' --source demo --locale fr --output '\(dir)/out'"
         try t.type("script -q -f -c \"\(app)\" '\(raw)'; echo EXIT=$?")
         let vidEo: [UInt8] = [0x76, 0x69, 0x64, 0xE9, 0x6F]   // "vidéo" in ISO-8859-1
         var bytes: [UInt8] = []
-        #expect(t.waitUntil(60) {
+        #expect(await t.waitUntil(60) {
             bytes = (try? Array(Data(contentsOf: URL(fileURLWithPath: raw)))) ?? []
             return Self.contains(bytes, vidEo)
         }, "no Latin-1 'vidéo' in \(bytes.count) bytes; screen: \(t.dump())")
         try t.keys("q")
-        #expect(try t.waitFor("EXIT="), "screen: \(t.dump())")
+        #expect(try await t.waitFor("EXIT="), "screen: \(t.dump())")
         bytes = try Array(Data(contentsOf: URL(fileURLWithPath: raw)))
         #expect(!Self.contains(bytes, [0xC3, 0xA9]), "é written as UTF-8")
         #expect(!Self.contains(bytes, [0xE2, 0x80, 0x99]), "’ written as UTF-8")

@@ -29,23 +29,23 @@ import TestSupport
 
     @Test(.enabled(if: ready, "needs tmux, script, python3-pyte, ../shared/tools/term_contrast.py, the binary and Resources/demo"),
           arguments: ["light", "dark", "high-contrast"])
-    func everyLetterReadableInXtermWith8Colours(theme: String) throws {
+    func everyLetterReadableInXtermWith8Colours(theme: String) async throws {
         let bin = try #require(Self.bin)
         let dir = Harness.tempDir("sc-8col-\(theme)")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let t = try TmuxSession(cols: 80, rows: 24)
+        let t = try await TmuxSession.started(cols: 80, rows: 24)
         defer { t.kill() }
         let raw = dir + "/raw"
         let app = "env -u COLORFGBG TERM=xterm LANG=C.UTF-8 '\(bin)' --source demo --theme \(theme) --output '\(dir)/out' --events '\(dir)/ev.jsonl' --keys 'enter; enter; wait-for cameraReady; wait 2s; s'"
         try t.type("script -q -f -c \"\(app)\" '\(raw)'; echo EXIT=$?")
-        #expect(t.waitUntil(90) { eventLogContains(dir + "/ev.jsonl", "videoRecordStarted") }, "\(t.dump())")
+        #expect(await t.waitUntil(90) { eventLogContains(dir + "/ev.jsonl", "videoRecordStarted") }, "\(t.dump())")
         // The capture screen as it was just before the recording started.
         try FileManager.default.copyItem(atPath: raw, toPath: raw + ".capture")
-        #expect(try t.waitFor("Capture complete", limit: 90), "screen: \(t.dump())")
-        #expect(t.waitUntil(30) { eventLogContains(dir + "/ev.jsonl", "outputSaved") })
+        #expect(try await t.waitFor("Capture complete", limit: 90), "screen: \(t.dump())")
+        #expect(await t.waitUntil(30) { eventLogContains(dir + "/ev.jsonl", "outputSaved") })
         try FileManager.default.copyItem(atPath: raw, toPath: raw + ".result")
         try t.keys("Enter")
-        #expect(try t.waitFor("EXIT=0"), "screen: \(t.dump())")
+        #expect(try await t.waitFor("EXIT=0"), "screen: \(t.dump())")
         for screen in ["capture", "result"] {
             let (min, out) = try Self.lowestContrast(raw + "." + screen, cols: 80, rows: 24)
             print("TERM=xterm --theme \(theme), \(screen) screen:\n\(out)")

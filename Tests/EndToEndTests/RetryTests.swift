@@ -140,24 +140,24 @@ import TestSupport
     /// In a real terminal (curses, tmux): the failed screen shows the button and its keys,
     /// Enter goes back to the capture screen, and q on the last failed screen exits 75.
     @Test(.enabled(if: ready && TmuxSession.tmux != nil, "needs tmux, the built binary and ../shared/media"))
-    func terminalTryAgainThenExit() throws {
+    func terminalTryAgainThenExit() async throws {
         let bin = try #require(Self.bin)
         let src = try #require(TestSupport.shared("media/no_face.avi"))
         let dir = Harness.tempDir("sc-tmux-retry")
-        let t = try TmuxSession(cols: 80, rows: 24)
+        let t = try await TmuxSession.started(cols: 80, rows: 24)
         defer { t.kill() }
         try t.type("'\(bin)' --source '\(src)' --loop --pace fast --max-attempts 2 --locale en --no-instructions --camera-consent "
                    + "--no-start-button --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
-        #expect(try t.waitFor("[ Try again ]"), "screen: \(t.dump())")
+        #expect(try await t.waitFor("[ Try again ]"), "screen: \(t.dump())")
         #expect(try t.screen().contains("Attempt 1 of 2"))
         #expect(try t.screen().contains("Enter: try again · q, Esc: exit"))
         try t.keys("Enter")
-        #expect(t.waitUntil { Self.eventCount(dir + "/ev.jsonl", "videoCaptureStarted") == 2 }, "screen: \(t.dump())")
+        #expect(await t.waitUntil { Self.eventCount(dir + "/ev.jsonl", "videoCaptureStarted") == 2 }, "screen: \(t.dump())")
         // Attempt 2 is the last: its failed screen offers only exit.
-        #expect(try t.waitFor("Attempt 2 of 2"), "screen: \(t.dump())")
+        #expect(try await t.waitFor("Attempt 2 of 2"), "screen: \(t.dump())")
         #expect(try !t.screen().contains("[ Try again ]"))
         try t.keys("q")
-        #expect(try t.waitFor("EXIT=75"), "screen: \(t.dump())")
+        #expect(try await t.waitFor("EXIT=75"), "screen: \(t.dump())")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
     }
 

@@ -36,21 +36,21 @@ func stallingFIFO(_ path: String, sends: String) throws -> Process {
     /// terminal. stdin is the video, so keys come from /dev/tty: Enter, Enter, s reach a recording.
     @Test(.enabled(if: TmuxSession.tmux != nil && bin != nil && ffmpeg != nil && clip != nil,
                    "needs tmux, ffmpeg, the built binary and ../shared/media/approach.avi"))
-    func pipeCommandInATerminalRecords() throws {
+    func pipeCommandInATerminalRecords() async throws {
         let bin = try #require(Self.bin), ff = try #require(Self.ffmpeg), src = try #require(Self.clip)
         let dir = Harness.tempDir("sc-pipe")
-        let t = try TmuxSession(cols: 100, rows: 30)
+        let t = try await TmuxSession.started(cols: 100, rows: 30)
         defer { t.kill() }
         try t.type("'\(ff)' -v error -nostdin -i '\(src)' -f yuv4mpegpipe - | '\(bin)' --source - --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
-        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "instructionsShown") }, "screen: \(t.dump())")
+        #expect(await t.waitUntil { eventLogContains(dir + "/ev.jsonl", "instructionsShown") }, "screen: \(t.dump())")
         try t.keys("Enter")
-        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraPermissionShown") }, "screen: \(t.dump())")
+        #expect(await t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraPermissionShown") }, "screen: \(t.dump())")
         try t.keys("Enter")
-        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraReady") }, "screen: \(t.dump())")
+        #expect(await t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraReady") }, "screen: \(t.dump())")
         try t.keys("s")
-        #expect(t.waitUntil(120) { eventLogContains(dir + "/ev.jsonl", "outputSaved") }, "screen: \(t.dump())")
+        #expect(await t.waitUntil(120) { eventLogContains(dir + "/ev.jsonl", "outputSaved") }, "screen: \(t.dump())")
         try t.keys("q")
-        #expect(try t.waitFor("EXIT=0"), "screen: \(t.dump())")
+        #expect(try await t.waitFor("EXIT=0"), "screen: \(t.dump())")
         #expect(FileManager.default.fileExists(atPath: dir + "/out/video.avi"))
     }
 
@@ -58,7 +58,7 @@ func stallingFIFO(_ path: String, sends: String) throws -> Process {
     /// run is not frozen. `--timeout` fires on time, and SIGINT ends it with 130 at once,
     /// although the read never returns.
     @Test(.enabled(if: bin != nil, "needs the built binary"), arguments: ["timeout", "sigint"])
-    func stalledFIFO(ending: String) throws {
+    func stalledFIFO(ending: String) async throws {
         let bin = try #require(Self.bin)
         let dir = Harness.tempDir("sc-fifo")
         let fifo = dir + "/stall.y4m"
@@ -77,11 +77,11 @@ func stallingFIFO(_ path: String, sends: String) throws -> Process {
         if ending == "sigint" {
             // Once the one frame arrived (the capture screen is up), interrupt the stalled run.
             let seen = Date(timeIntervalSinceNow: 30)
-            while Date() < seen && !eventLogContains(dir + "/ev.jsonl", "cameraReady") { usleep(20_000) }
+            while Date() < seen && !eventLogContains(dir + "/ev.jsonl", "cameraReady") { try? await Task.sleep(nanoseconds: 20_000_000) }
             kill(app.processIdentifier, SIGINT)
         }
         let deadline = Date(timeIntervalSinceNow: 30)
-        while app.isRunning && Date() < deadline { usleep(20_000) }
+        while app.isRunning && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
         let stillRunning = app.isRunning
         if stillRunning { app.terminate() }
         app.waitUntilExit()
@@ -152,20 +152,20 @@ func stallingFIFO(_ path: String, sends: String) throws -> Process {
     static let bin = Harness.binary
 
     @Test(.enabled(if: TmuxSession.tmux != nil && bin != nil, "needs tmux and the built binary"))
-    func permissionScreenSaysItWaits() throws {
+    func permissionScreenSaysItWaits() async throws {
         let bin = try #require(Self.bin)
         let dir = Harness.tempDir("sc-open-stall")
         let fifo = dir + "/late.y4m"
         let writer = try stallingFIFO(fifo, sends: StallingWriter.nothing)
         defer { writer.terminate() }
-        let t = try TmuxSession(cols: 80, rows: 24)
+        let t = try await TmuxSession.started(cols: 80, rows: 24)
         defer { t.kill() }
         try t.type("'\(bin)' --source '\(fifo)' --no-instructions --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
-        #expect(t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraPermissionShown") }, "screen: \(t.dump())")
+        #expect(await t.waitUntil { eventLogContains(dir + "/ev.jsonl", "cameraPermissionShown") }, "screen: \(t.dump())")
         try t.keys("Enter")
         // A file source is "the video", not "the camera" (issue #18).
-        #expect(try t.waitFor("Waiting for the video", limit: 30), "screen: \(t.dump())")
+        #expect(try await t.waitFor("Waiting for the video", limit: 30), "screen: \(t.dump())")
         try t.keys("q")
-        #expect(try t.waitFor("EXIT=130", limit: 10), "screen: \(t.dump())")
+        #expect(try await t.waitFor("EXIT=130", limit: 10), "screen: \(t.dump())")
     }
 }

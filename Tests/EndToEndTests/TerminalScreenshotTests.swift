@@ -85,7 +85,7 @@ import CaptureFlow
 
     /// Runs the app in an X terminal (`terminal` ends with the option that runs a command) on
     /// the shared display, takes one screenshot and measures it.
-    static func xShot(_ name: String, terminal: String, env: String, mode: String) throws -> Shot {
+    static func xShot(_ name: String, terminal: String, env: String, mode: String) async throws -> Shot {
         let bin = try #require(Harness.binary), dir = try #require(fixtures), d = try #require(display, "Xvfb did not start")
         let script = """
         set -u
@@ -97,7 +97,7 @@ import CaptureFlow
         \(waitForProgress(name))
         DISPLAY=:\(d) import -window root -depth 8 ppm:shot-\(name).ppm
         """
-        let r = try Harness.run("/bin/bash", ["-c", script], timeout: 90)
+        let r = try await Harness.run("/bin/bash", ["-c", script], load: .wall, timeout: 90)
         #expect(r.code == 0, "\(r.err)")
         return try measure(dir + "/shot-\(name).ppm", name: name, extra: [])
     }
@@ -165,15 +165,15 @@ import CaptureFlow
     /// xterm as installed, no options: TERM=xterm (8 colours), black on white, the `fixed` font
     /// (6×13, Debian xfonts-base). `auto` draws the grey ramp there.
     @Test(.enabled(if: xReady, why))
-    func xtermWithItsDefaults() throws {
-        let s = try Self.xShot("xterm", terminal: "xterm -geometry 100x30+0+0 -e", env: "", mode: "auto")
+    func xtermWithItsDefaults() async throws {
+        let s = try await Self.xShot("xterm", terminal: "xterm -geometry 100x30+0+0 -e", env: "", mode: "auto")
         try Self.expectGoals(s, "xterm defaults", ssim: 0.5, cellScale: true)
     }
 
     /// `xterm -ti vt340` with 256 colour registers, sixel pictures (TERM=xterm-256color).
     @Test(.enabled(if: xReady, why))
-    func xtermVT340Sixel() throws {
-        let s = try Self.xShot("sixel", terminal: "xterm -ti vt340 -xrm XTerm*numColorRegisters:256 -geometry 100x30+0+0 -bg black -fg white -e",
+    func xtermVT340Sixel() async throws {
+        let s = try await Self.xShot("sixel", terminal: "xterm -ti vt340 -xrm XTerm*numColorRegisters:256 -geometry 100x30+0+0 -bg black -fg white -e",
                                env: "TERM=xterm-256color", mode: "sixel")
         try Self.expectGoals(s, "xterm vt340 sixel", ssim: 0.7)
     }
@@ -182,15 +182,15 @@ import CaptureFlow
 
     /// kitty 0.26 with shared memory (a local terminal): `auto` finds kitty graphics.
     @Test(.enabled(if: kittyReady, "needs kitty besides the xterm tests' tools"))
-    func kittySharedMemory() throws {
-        let s = try Self.xShot("kitty-shm", terminal: Self.kitty, env: "", mode: "auto")
+    func kittySharedMemory() async throws {
+        let s = try await Self.xShot("kitty-shm", terminal: Self.kitty, env: "", mode: "auto")
         try Self.expectGoals(s, "kitty shared memory", ssim: 0.7)
     }
 
     /// kitty with the pixels in the stream (`SSH_CONNECTION` set: zlib-compressed `o=z`).
     @Test(.enabled(if: kittyReady, "needs kitty besides the xterm tests' tools"))
-    func kittyStream() throws {
-        let s = try Self.xShot("kitty-stream", terminal: Self.kitty, env: "SSH_CONNECTION='10.0.0.1 5 10.0.0.2 22'", mode: "kitty")
+    func kittyStream() async throws {
+        let s = try await Self.xShot("kitty-stream", terminal: Self.kitty, env: "SSH_CONNECTION='10.0.0.1 5 10.0.0.2 22'", mode: "kitty")
         try Self.expectGoals(s, "kitty stream", ssim: 0.7)
     }
 
@@ -198,12 +198,12 @@ import CaptureFlow
     /// colours (`capture-pane -p -e -N`) drawn by ../shared/tools/ansi2png.py at 10×20 px a cell.
     /// Half blocks: ansi2png draws `▀` exactly, while sextants would be a font's guess.
     @Test(.enabled(if: tmuxReady, "needs tmux, ../shared/tools/ansi2png.py, /usr/bin/python3 with numpy and Pillow, the binary and Resources/demo"))
-    func tmuxHalfBlocks() throws {
+    func tmuxHalfBlocks() async throws {
         let bin = try #require(Harness.binary), dir = try #require(Self.fixtures), tool = try #require(TestSupport.shared("tools/ansi2png.py"))
-        let t = try TmuxSession(cols: 100, rows: 30)
+        let t = try await TmuxSession.started(cols: 100, rows: 30)
         defer { t.kill() }
         try t.type("cd '\(dir)' && rm -rf ev-tmux.jsonl out-tmux && '\(bin)' \(Self.appArgs("tmux", "halfblocks"))")
-        #expect(t.waitUntil(40) {
+        #expect(await t.waitUntil(40) {
             ((try? String(contentsOfFile: dir + "/ev-tmux.jsonl", encoding: .utf8)) ?? "").range(of: #""progress":0\.[2-9]"#, options: .regularExpression) != nil
         }, "\(t.dump())")
         // -N keeps trailing spaces, so the status line's reverse band reaches the last column.
@@ -223,7 +223,7 @@ import CaptureFlow
     /// no ASCII fallback is needed there. (Without X core fonts xterm falls back to the server's
     /// Latin-1 `fixed` and all of them are blank: setup installs xfonts-base.)
     @Test(.enabled(if: xReady, why))
-    func xtermDefaultFontHasThePictograms() throws {
+    func xtermDefaultFontHasThePictograms() async throws {
         let dir = try #require(Self.fixtures), d = try #require(Self.display, "Xvfb did not start")
         var glyphs: [Character] = []
         for rows in Theme.defaultPictograms.values.sorted(by: { $0.joined() < $1.joined() }) {
@@ -245,7 +245,7 @@ import CaptureFlow
         sleep 0.2
         DISPLAY=:\(d) import -window root -depth 8 ppm:glyphs.ppm
         """
-        let r = try Harness.run("/bin/bash", ["-c", script], env: ["LANG": "C.UTF-8", "LC_ALL": ""], timeout: 60)
+        let r = try await Harness.run("/bin/bash", ["-c", script], load: .wall, env: ["LANG": "C.UTF-8", "LC_ALL": ""], timeout: 60)
         #expect(r.code == 0, "\(r.err)")
         let img = try #require(PreviewImage(ppm: dir + "/glyphs.ppm"))
         // Cells of 6×13 from (3, 3): xterm's 1-px border and 2-px internal border (measured).

@@ -8,6 +8,27 @@ final class TmuxSession {
     let name: String
     let socket = "selfie-capture-tests"
 
+    /// Whether this session still holds its share of `Harness.budget` (released once, by `kill`).
+    private var holdsBudget = false
+    private let budgetLock = NSLock()
+
+    /// Starts a session as `init` does, once `Harness.budget` has room for what it runs (a
+    /// realtime app on a terminal: `Harness.Load.wall`); `kill` (or deinit) gives the room back.
+    /// Its app is a child of the tmux server, not of the test, so without this the budget would
+    /// not know about it, and the terminal tests would run beside as many CPU-bound runs as
+    /// there are cores.
+    static func started(cols: Int, rows: Int) async throws -> TmuxSession {
+        await Harness.budget.acquire(Harness.Load.wall.quarters)
+        do {
+            let t = try TmuxSession(cols: cols, rows: rows)
+            t.holdsBudget = true
+            return t
+        } catch {
+            await Harness.budget.release(Harness.Load.wall.quarters)
+            throw error
+        }
+    }
+
     /// Starts `bash --norc` in a detached session of `cols`×`rows` with a UTF-8 locale.
     init(cols: Int, rows: Int) throws {
         name = "sc\(UUID().uuidString.prefix(6))"
@@ -48,23 +69,31 @@ final class TmuxSession {
     }
 
     /// Polls until `condition` holds or `limit` seconds pass. Returns whether it held.
+    /// Between polls the test's task is suspended, not its thread: Swift Testing runs tests on
+    /// the concurrency pool, one thread per core, and a test sleeping in `usleep` held one of
+    /// the two on this machine for as long as the terminal took (whole minutes for the signal
+    /// and screenshot suites), while CPU-bound tests waited for a thread.
     @discardableResult
-    func waitUntil(_ limit: TimeInterval = 60, _ condition: () throws -> Bool) rethrows -> Bool {
+    func waitUntil(_ limit: TimeInterval = 60, _ condition: () throws -> Bool) async rethrows -> Bool {
         let end = Date().addingTimeInterval(limit)
         while Date() < end {
             if try condition() { return true }
-            usleep(100_000)
+            try? await Task.sleep(nanoseconds: 100_000_000)
         }
         return try condition()
     }
 
     /// Polls the screen for `text`.
     @discardableResult
-    func waitFor(_ text: String, limit: TimeInterval = 60) throws -> Bool {
-        try waitUntil(limit) { try screen().contains(text) }
+    func waitFor(_ text: String, limit: TimeInterval = 60) async throws -> Bool {
+        try await waitUntil(limit) { try screen().contains(text) }
     }
 
-    func kill() { _ = try? tmux(["kill-session", "-t", name]) }
+    func kill() {
+        _ = try? tmux(["kill-session", "-t", name])
+        budgetLock.lock(); let held = holdsBudget; holdsBudget = false; budgetLock.unlock()
+        if held { Task { await Harness.budget.release(Harness.Load.wall.quarters) } }
+    }
     deinit { kill() }
 }
 

@@ -49,13 +49,13 @@ import TestSupport
 
     @Test(.enabled(if: ready, "needs Xvfb, xterm, xwd, ImageMagick convert, tmux, the binary and ../shared/media"),
           arguments: ["white", "black"])
-    func autoThemeIsReadableOnXtermsBackground(background: String) throws {
+    func autoThemeIsReadableOnXtermsBackground(background: String) async throws {
         let bin = try #require(Harness.binary), src = try #require(TestSupport.shared("media/approach.avi"))
         let dir = Harness.tempDir("xterm-\(background)")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let display = ":\(70 + Int(getpid() % 100) + (background == "white" ? 0 : 100))"
         let events = dir + "/events.jsonl"
-        let session = try TmuxSession(cols: 120, rows: 10)
+        let session = try await TmuxSession.started(cols: 120, rows: 10)
         defer { session.kill() }
         try session.type("Xvfb \(display) -screen 0 1000x700x24 -nolisten tcp 2>/dev/null & echo xvfb-started")
         // xterm with DejaVu Sans Mono (Xft; the core bitmap fonts of a bare Xvfb lack ▀ and ✓),
@@ -64,9 +64,9 @@ import TestSupport
         let app = "env -u COLORFGBG TERM=xterm-256color LANG=C.UTF-8 \(bin) --source \(src) --loop --pace realtime --output \(dir)/out --events \(events) --keys 'enter; enter; wait-for cameraReady; wait 60s'"
         try session.type("sleep 1; DISPLAY=\(display) xterm -fa 'DejaVu Sans Mono' -fs 10 -geometry 100x30+0+0 -bg \(background) -fg \(fg) -e sh -c \"\(app)\" &")
         defer { _ = try? session.type("kill %2 %1") }
-        #expect(session.waitUntil(60) { eventLogContains(events, "cameraReady") }, "\(session.dump())")
+        #expect(await session.waitUntil(60) { eventLogContains(events, "cameraReady") }, "\(session.dump())")
         // Let a few screens be drawn after the camera is ready.
-        usleep(1_500_000)
+        try? await Task.sleep(nanoseconds: 1_500_000_000)
         let ppm = dir + "/shot.ppm"
         let shot = try Harness.run("/bin/sh", ["-c", "xwd -root -silent -display \(display) | convert xwd:- -depth 8 ppm:\(ppm)"], timeout: 60)
         #expect(shot.code == 0, "\(shot.err)")
@@ -101,7 +101,7 @@ extension XtermContrastTests {
     /// demo`: the text beside the preview (title, duration, Start, keys) has ink ≥ 4.5:1 on its
     /// background in the screenshot (was bright cyan on grey90, about 1.0:1).
     @Test(.enabled(if: tools && Harness.binary != nil, "needs Xvfb, xterm, xwd, ImageMagick convert, tmux and the binary"))
-    func defaultXtermWith8ColoursIsReadable() throws {
+    func defaultXtermWith8ColoursIsReadable() async throws {
         let bin = try #require(Harness.binary)
         let demo = TestSupport.projectRoot().appendingPathComponent("Resources/demo/astronaut.png").path
         try #require(FileManager.default.fileExists(atPath: demo), "Resources/demo (make setup)")
@@ -109,14 +109,14 @@ extension XtermContrastTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let display = ":\(60 + Int(getpid() % 50))"
         let events = dir + "/events.jsonl"
-        let session = try TmuxSession(cols: 120, rows: 10)
+        let session = try await TmuxSession.started(cols: 120, rows: 10)
         defer { session.kill() }
         try session.type("Xvfb \(display) -screen 0 1000x700x24 -nolisten tcp 2>/dev/null & echo xvfb-started")
         let app = "env -u COLORFGBG -u COLORTERM TERM=xterm LANG=C.UTF-8 \(bin) --source demo --output \(dir)/out --events \(events) --keys 'enter; enter; wait-for cameraReady; wait 60s'"
         try session.type("sleep 1; DISPLAY=\(display) xterm -fa 'DejaVu Sans Mono' -fs 10 -geometry 100x30+0+0 -e sh -c \"\(app)\" &")
         defer { _ = try? session.type("kill %2 %1") }
-        #expect(session.waitUntil(60) { eventLogContains(events, "cameraReady") }, "\(session.dump())")
-        usleep(1_500_000)
+        #expect(await session.waitUntil(60) { eventLogContains(events, "cameraReady") }, "\(session.dump())")
+        try? await Task.sleep(nanoseconds: 1_500_000_000)
         let ppm = dir + "/shot.ppm"
         let shot = try Harness.run("/bin/sh", ["-c", "xwd -root -silent -display \(display) | convert xwd:- -depth 8 ppm:\(ppm)"], timeout: 60)
         #expect(shot.code == 0, "\(shot.err)")

@@ -18,7 +18,7 @@ import CaptureFlow
 
     /// Runs the binary in xterm on a private X display with `--preview-mode mode` and returns
     /// the screenshot, taken once the screen has been still for 0.75 s, 2 s after `cameraReady`.
-    static func screenshot(mode: String, dir: String, display: Int, kitty: Bool = false) throws -> PreviewImage? {
+    static func screenshot(mode: String, dir: String, display: Int, kitty: Bool = false) async throws -> PreviewImage? {
         let bin = try #require(Harness.binary)
         let script = """
         set -u
@@ -47,7 +47,7 @@ import CaptureFlow
         done
         cp shot.ppm shot-\(mode).ppm
         """
-        let r = try Harness.run("/bin/bash", ["-c", script], timeout: 90)
+        let r = try await Harness.run("/bin/bash", ["-c", script], load: .wall, timeout: 90)
         #expect(r.code == 0, "\(r.err)")
         return PreviewImage(ppm: dir + "/shot-\(mode).ppm")
     }
@@ -103,9 +103,9 @@ import CaptureFlow
     }
 
     @Test(.enabled(if: ready, why))
-    func sixelInXtermShowsTheFrame() throws {
+    func sixelInXtermShowsTheFrame() async throws {
         let dir = Harness.tempDir("sc-xterm")
-        guard let shot = try Self.screenshot(mode: "sixel", dir: dir, display: 97), let frame = PreviewImage(ppm: dir + "/frame.ppm") else {
+        guard let shot = try await Self.screenshot(mode: "sixel", dir: dir, display: 97), let frame = PreviewImage(ppm: dir + "/frame.ppm") else {
             Issue.record("no screenshot in \(dir)"); return
         }
         let f = try Self.fidelity(shot, frame: frame)
@@ -118,9 +118,9 @@ import CaptureFlow
     /// 2026-12-01 on the terminal's black, 0.40 once the dark theme paints #121212 around it; DECISIONS): xterm's default fixed font has no sextant glyphs (drawn as the
     /// background) and 256 colours quantise the face.
     @Test(.enabled(if: ready, why))
-    func symbolsInXtermShowTheFrame() throws {
+    func symbolsInXtermShowTheFrame() async throws {
         let dir = Harness.tempDir("sc-xterm")
-        guard let shot = try Self.screenshot(mode: "symbols", dir: dir, display: 98), let frame = PreviewImage(ppm: dir + "/frame.ppm") else {
+        guard let shot = try await Self.screenshot(mode: "symbols", dir: dir, display: 98), let frame = PreviewImage(ppm: dir + "/frame.ppm") else {
             Issue.record("no screenshot in \(dir)"); return
         }
         let f = try Self.fidelity(shot, frame: frame)
@@ -138,9 +138,9 @@ extension XtermPreviewTests {
     /// start-up probe must find kitty graphics (the `a=q` reply) and the picture, sent through
     /// shared memory (a local terminal), must show the frame.
     @Test(.enabled(if: kittyReady, "needs kitty besides the xterm test's tools"))
-    func kittyAutoDetectedShowsTheFrame() throws {
+    func kittyAutoDetectedShowsTheFrame() async throws {
         let dir = Harness.tempDir("sc-kitty")
-        guard let shot = try Self.screenshot(mode: "auto", dir: dir, display: 96, kitty: true), let frame = PreviewImage(ppm: dir + "/frame.ppm") else {
+        guard let shot = try await Self.screenshot(mode: "auto", dir: dir, display: 96, kitty: true), let frame = PreviewImage(ppm: dir + "/frame.ppm") else {
             Issue.record("no screenshot in \(dir)"); return
         }
         let f = try Self.fidelity(shot, frame: frame)
@@ -165,7 +165,7 @@ extension XtermPreviewTests {
     /// it for the whole upload). Visible: at least a fifth of the preview's area is lit (any
     /// channel above 40; a blank preview is the placeholders' near-black).
     @Test(.enabled(if: kittyReady && TestSupport.shared("media/approach.avi") != nil, "needs kitty, Xvfb, ImageMagick and ../shared/media/approach.avi"))
-    func kittyStreamPictureVisibleInEveryShot() throws {
+    func kittyStreamPictureVisibleInEveryShot() async throws {
         let bin = try #require(Harness.binary), src = try #require(TestSupport.shared("media/approach.avi"))
         let dir = Harness.tempDir("sc-kitty-stream")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -187,7 +187,7 @@ extension XtermPreviewTests {
           sleep 0.3
         done
         """
-        let r = try Harness.run("/bin/bash", ["-c", script], timeout: 120)
+        let r = try await Harness.run("/bin/bash", ["-c", script], load: .wall, timeout: 120)
         #expect(r.code == 0, "\(r.err)")
         // The preview: the left part of the terminal window, below the first rows (the side
         // layout at 80×24 puts it on the left); the window is the non-black bounding box.

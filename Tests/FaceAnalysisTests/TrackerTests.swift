@@ -111,9 +111,9 @@ import TestSupport
 
     @Test(.enabled(if: MediaSupport.available && MediaSupport.models != nil, "../shared/media, ffmpeg or the dlib model is absent"),
           arguments: clips)
-    func trackedBoxIsAccurateAndSteady(clip: String) throws {
+    func trackedBoxIsAccurateAndSteady(clip: String) async throws {
         let truth = try MediaSupport.truth(clip)
-        let analyses = try MediaSupport.analyses(clip).analyses
+        let analyses = try await MediaSupport.analyses(clip).analyses
         let w = Double(truth.width)
         var n1 = 0, det = 0, ious: [Double] = [], jc: [Double] = [], js: [Double] = []
         var falseFaces = 0, twoFrames = 0, twoFound = 0

@@ -30,9 +30,9 @@ import TestSupport
         var longestValidMs = 0
     }
 
-    static func run(_ name: String) throws -> Stats {
+    static func run(_ name: String) async throws -> Stats {
         let truth = try MediaSupport.truth(name)
-        let clip = try MediaSupport.analyses(name)
+        let clip = try await MediaSupport.analyses(name)
         #expect(clip.frameCount == truth.frames.count, "decoded \(clip.frameCount) frames, JSON has \(truth.frames.count)")
         var guidance = Guidance()
         var s = Stats()
@@ -102,8 +102,8 @@ import TestSupport
 
     @Test(.enabled(if: MediaSupport.available, "../shared/media or ffmpeg is absent"),
           arguments: scenarios)
-    func scenario(_ name: String) throws {
-        let s = try Self.run(name)
+    func scenario(_ name: String) async throws {
+        let s = try await Self.run(name)
         func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.1f%%", 100 * Double(a) / Double(b)) }
         var line = "[\(name)] frames \(s.frames)"
         if s.n1 > 0 {
