@@ -11,16 +11,34 @@ import TestSupport
     static let media = TestSupport.shared("media/approach.avi") != nil
     static let ready = bin != nil && media
 
-    struct Run {
+    struct Run: @unchecked Sendable {   // read-only once made; shared between suites
         var result: Harness.Result
         var events: [[String: Any]]
         var output: String
+        /// The `--analysis-log` file, when the run wrote one.
+        var analysisLog: String?
+    }
+
+    /// The one headless run of `clip` at `pace` that several suites judge, made once per test
+    /// process (a fast run of every clip cost about 1.7 s of CPU, and three suites each made their
+    /// own): `--events`, `--analysis-log`, `--output`; at fast pace also `--renderer plain
+    /// --announce -`, so the announcements are judged on the same run (AnnounceScenarioTests).
+    /// Its output folder is kept for every caller.
+    static func standardRun(_ clip: String, pace: String) async throws -> Run {
+        try await SharedResult.once("scenario-run \(clip) \(pace)") {
+            let log = Harness.tempDir("sc-log") + "/analysis.jsonl"
+            let extra = pace == "fast" ? ["--renderer", "plain", "--announce", "-"] : []
+            var run = try await Self.capture(clip, extra: ["--pace", pace, "--analysis-log", log] + extra)
+            run.analysisLog = log
+            return run
+        }
     }
 
     static func capture(_ scenario: String, extra: [String] = []) async throws -> Run {
         let dir = Harness.tempDir("sc-\(scenario)")
         let out = dir + "/out", events = dir + "/events.jsonl"
         let src = try #require(TestSupport.shared("media/\(scenario).avi"))
+        // (The last --renderer wins: a shared fast run uses the plain renderer with --announce.)
         // The last --pace wins: realtime runs wait on the clip's frame times, fast ones on the CPU.
         let pace = extra.lastIndex(of: "--pace").flatMap { extra.indices.contains($0 + 1) ? extra[$0 + 1] : nil } ?? "fast"
         let r = try await Harness.run(try #require(bin), ["--source", src, "--renderer", "null", "--pace", "fast",
@@ -30,17 +48,18 @@ import TestSupport
         let parsed = text.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
-        return Run(result: r, events: parsed, output: out)
+        return Run(result: r, events: parsed, output: out, analysisLog: nil)
     }
 
     /// The event sequence with per-frame repeats folded: each event as `name` or `name status`
     /// (faceValidating) / `name remaining` (countdown); consecutive equal entries appear once;
-    /// progress events are left out (their count follows the frame rate, checked elsewhere).
+    /// progress events are left out (their count follows the frame rate, checked elsewhere), and
+    /// so are `announced` events (what `--announce` said, judged by AnnounceScenarioTests).
     static func sequence(_ events: [[String: Any]]) -> [String] {
         var out: [String] = []
         for e in events {
             guard let name = e["event"] as? String else { continue }
-            if name == "videoRecordProgress" || name == "faceCaptureProgress" { continue }
+            if name == "videoRecordProgress" || name == "faceCaptureProgress" || name == "announced" { continue }
             var entry = name
             if let s = e["status"] as? String { entry += " " + s }
             if let h = e["hint"] as? String { entry += " " + h }
@@ -101,8 +120,8 @@ import TestSupport
     func behavesAsTheGroundTruthSays(clip: String, pace: String) async throws {
         let path = try #require(TestSupport.shared("media/\(clip).json"))
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        let log = Harness.tempDir("sc-log") + "/analysis.jsonl"
-        let run = try await Self.capture(clip, extra: ["--pace", pace, "--analysis-log", log])
+        let run = try await Self.standardRun(clip, pace: pace)
+        let log = try #require(run.analysisLog)
         let name = "\(clip) at \(pace)"
         #expect(run.result.code == (truth.expect.records ? 0 : 75), "\(name): exit \(String(describing: run.result.code)); stderr: \(run.result.err)")
         let shown = Set(run.events.compactMap { $0["hint"] as? String }.map { $0 == "holdStill" ? "valid" : $0 })
@@ -161,7 +180,7 @@ import TestSupport
     /// frames follow Mobai's defaults, permissions protect biometric data.
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
     func recordedFilesAgree() async throws {
-        let run = try await Self.capture("approach")
+        let run = try await Self.standardRun("approach", pace: "fast")
         #expect(run.result.code == 0, "stderr: \(run.result.err)")
         let seq = Self.sequence(run.events)
         #expect(seq.suffix(2) == ["faceCaptureSuccess", "outputSaved"])
@@ -212,7 +231,7 @@ import TestSupport
     /// still gives recorded frames their face (a new-user trial found none at all).
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
     func realtimeResultHasPerFrameFaces() async throws {
-        let run = try await Self.capture("approach", extra: ["--pace", "realtime"])
+        let run = try await Self.standardRun("approach", pace: "realtime")
         #expect(run.result.code == 0, "stderr: \(run.result.err)")
         let data = try Data(contentsOf: URL(fileURLWithPath: run.output + "/result.json"))
         let result = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -227,7 +246,7 @@ import TestSupport
 
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
     func movesDuringHoldRestartsTheCountdown() async throws {
-        let run = try await Self.capture("moves_during_hold")
+        let run = try await Self.standardRun("moves_during_hold", pace: "fast")
         #expect(run.result.code == 0)
         // A countdown starts while the face is valid, the face jumps (status leaves ValidFace),
         // and a later countdown leads to the recording.
@@ -259,7 +278,7 @@ import TestSupport
 
     @Test(.enabled(if: ready, "needs the built binary and ../shared/media"))
     func sourceEndingFirstExits75() async throws {
-        let run = try await Self.capture("no_face")
+        let run = try await Self.standardRun("no_face", pace: "fast")
         #expect(run.result.code == 75)
         #expect(run.result.err.contains("ended before the capture completed"))
     }
