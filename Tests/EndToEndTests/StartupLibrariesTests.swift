@@ -16,7 +16,9 @@ import TestSupport
 
     /// The file names of the shared objects mapped in process `pid` (/proc/PID/maps).
     static func mappedLibraries(_ pid: Int32) -> Set<String> {
-        let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+        // Read to the end: /proc files report size 0, and a sized read stops early.
+        let data = FileHandle(forReadingAtPath: "/proc/\(pid)/maps").map { h in defer { try? h.close() }; return h.readDataToEndOfFile() }
+        let maps = String(decoding: data ?? Data(), as: UTF8.self)
         return Set(maps.split(separator: "\n").compactMap { line -> String? in
             guard let path = line.split(separator: " ", omittingEmptySubsequences: true).last, path.hasPrefix("/") else { return nil }
             let name = String(path.split(separator: "/").last ?? "")
@@ -41,13 +43,16 @@ import TestSupport
         let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
         let pid = try #require(children.split(separator: " ").first.flatMap { Int32($0) }, "the app's pid")
         let atInstructions = Self.mappedLibraries(pid)
-        #expect(!atInstructions.isEmpty && atInstructions.contains { $0.hasPrefix("libc.so") }, "maps read: \(atInstructions.sorted())")
+        // The whole list was read: the C library and curses (linked, drawing this screen) are in it.
+        #expect(atInstructions.contains { $0.hasPrefix("libc.so") } && atInstructions.contains { $0.hasPrefix("libncursesw.so") },
+                "maps read: \(atInstructions.sorted())")
         let unwanted = ["libchafa", "libglib", "libpcre2", "libdlib", "libblas", "liblapack", "libgfortran", "libquadmath",
                         "libavformat", "libavcodec", "libavutil", "libswscale"]
         #expect(Self.named(atInstructions, unwanted).isEmpty,
                 "loaded before any picture, face model or video: \(Self.named(atInstructions, unwanted))")
         // The capture screen draws the symbol preview through libchafa: loaded now.
         try t.keys("Enter")
+        #expect(try t.waitFor("Camera access"), "screen: \(t.dump())")
         try t.keys("Enter")
         #expect(t.waitUntil(90) { eventLogContains(dir + "/ev.jsonl", "cameraReady") }, "screen: \(t.dump())")
         #expect(t.waitUntil(60) { !Self.named(Self.mappedLibraries(pid), ["libchafa"]).isEmpty },
