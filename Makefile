@@ -13,8 +13,12 @@ setup:
 build: setup
 	$(SWIFT) build
 
+# The release binary carries the Swift runtime and Foundation (--static-swift-stdlib): their 14
+# shared libraries cost 7,300 of the 19,100 symbol relocations of every start (LD_DEBUG=statistics)
+# and most of the loader's time (issue #28, DECISIONS 2026-12-02). The binary then needs no Swift
+# toolchain where it is installed; it is larger (62 MB stripped, 39 MB of it ICU data).
 release: setup
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 # Without a terminal (CI) the test run has a deadline (CI stops at 90 min, build included) and
 # line-buffered output, so a hang shows which tests had started instead of losing the last

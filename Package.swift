@@ -8,6 +8,16 @@ import PackageDescription
 /// Swift modules).
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+/// `pkg-config --cflags chafa` on Debian 12 (libchafa-dev 1.12, libglib2.0-dev 2.74): the
+/// headers, and the two configuration headers under the multiarch library folder.
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+let chafaIncludes = ["-I/usr/include/chafa", "-I/usr/lib/\(multiarch)/chafa/include",
+                     "-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include"]
+
 let package = Package(
     name: "selfie-capture",
     platforms: [.macOS(.v13)],
@@ -22,7 +32,13 @@ let package = Package(
         .target(
             name: "CDlibFace",
             cxxSettings: [.unsafeFlags(["-O3", "-std=c++14"])],
-            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+            // dlib's static archive (Debian libdlib-dev; its objects are PIE): only the members the
+            // shim uses are linked (base64 and the entropy decoder for the built-in detector, the
+            // PNG and JPEG loaders), and the shim does its matrix work without BLAS and LAPACK
+            // (shim.cpp). libdlib.so pulled in libblas, liblapack, libgfortran and libquadmath:
+            // 5 of the libraries loaded at every start (issue #28), which the loading and
+            // instructions screens do not need. libpng and libjpeg stay (dlib's image loaders).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libdlib.a"]), .linkedLibrary("stdc++"),
                              .linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("pthread")]),
         // FFmpeg is dlopened on first use (issue #28: libavformat pulled in 134 of the ~160 shared
         // libraries at start); only its headers are used at build time (libav*-dev).
@@ -31,11 +47,13 @@ let package = Package(
                                                      .linkedLibrary("icudata")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),   // OpenSSL libcrypto (SHA-256)
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),   // zlib: kitty pictures sent with o=z
-        // libchafa 1.12 (terminal pictures): include dirs (chafa, glib) from pkg-config, used only by
-        // CChafa's C file; Swift sees CChafa's glib-free header.
-        .systemLibrary(name: "CChafaSys", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
-        .target(name: "CChafa", dependencies: ["CChafaSys"],
-                linkerSettings: [.linkedLibrary("chafa"), .linkedLibrary("glib-2.0")]),
+        // libchafa 1.12 (terminal pictures), dlopened with glib on first use (issue #28: the first
+        // screens draw no picture); only its headers are used at build time (libchafa-dev). The
+        // include dirs are `pkg-config --cflags chafa`'s, written out: a pkg-config system library
+        // would also link -lchafa -lglib-2.0. Swift sees CChafa's glib-free header.
+        .target(name: "CChafa",
+                cSettings: [.unsafeFlags(chafaIncludes)],
+                linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Swift modules
         // The per-pixel and per-frame modules are optimised in debug builds too: the tests run the

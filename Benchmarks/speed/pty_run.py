@@ -7,6 +7,11 @@ and the run's result.json (camera-to-screen latency).
       ms from just before fork+exec to the first screen on the terminal (the loading screen's
       title "Getting", or the instructions' "Record" when they come first),
       and to the instructions screen ("Record"); then q. Prints "first_ms N instructions_ms M".
+  pty_run.py version BIN RUNS
+      BIN --version RUNS times, started as first-screen starts the app (fork+exec on a pty): ms
+      from just before fork+exec to the exit (waitpid), and the CPU time (user+sys from wait4,
+      in us, not the 10 ms ticks of /usr/bin/time). Prints "version_ms MEDIAN spread S cpu_ms
+      MEDIAN cpu_min M runs R1,R2,...".
   pty_run.py libs BIN CACHE_DIR
       the shared libraries mapped in the process (distinct `.so` paths of /proc/PID/maps) when
       the first screen (the loading screen's title "Getting" or the instructions) is on the terminal, and when the
@@ -135,6 +140,21 @@ def main():
         t.finish()
         ms = lambda x: -1 if x is None else (x - t0) * 1000
         print(f"first_ms {ms(first):.1f} instructions_ms {ms(instr):.1f}")
+    elif mode == "version":
+        binary, runs = sys.argv[2], int(sys.argv[3])
+        wall, cpu = [], []
+        for _ in range(runs):
+            pid, fd, t0 = spawn([binary, "--version"], {})
+            t = Term(pid, fd)
+            while t.alive:
+                t.pump(0.05)
+            _, _, ru = os.wait4(pid, 0)
+            wall.append((time.monotonic() - t0) * 1000)
+            cpu.append((ru.ru_utime + ru.ru_stime) * 1000)
+            os.close(fd)
+        import statistics
+        print(f"version_ms {statistics.median(wall):.1f} spread {max(wall) - min(wall):.1f} cpu_ms {statistics.median(cpu):.1f} "
+              f"cpu_min {min(cpu):.1f} runs {','.join(f'{w:.1f}' for w in wall)}")
     elif mode == "libs":
         binary, cache = sys.argv[2], sys.argv[3]
         pid, fd, t0 = spawn([binary, "--source", "demo"], {"SELFIE_CAPTURE_CACHE_DIR": cache})

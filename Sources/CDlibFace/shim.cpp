@@ -1,4 +1,14 @@
 #include "CDlibFace.h"
+// dlib's own matrix code instead of BLAS and LAPACK (issue #28): Debian's dlib/config.h turns on
+// DLIB_USE_BLAS and DLIB_USE_LAPACK, which made this file call cblas_dgemm, dgesvd_ and
+// dgesdd_ (for the 2×2 similarity transforms of the shape predictor), and so load libblas,
+// liblapack, libgfortran and libquadmath at every start. config.h has no include guard: it is
+// read here through the two guarded headers that include it, then the two switches are undone
+// before any matrix header sees them.
+#include <dlib/assert.h>
+#include <dlib/test_for_odr_violations.h>
+#undef DLIB_USE_BLAS
+#undef DLIB_USE_LAPACK
 #include <dlib/image_processing/frontal_face_detector.h>
 #include <dlib/image_processing/shape_predictor.h>
 #include <dlib/image_io.h>

@@ -208,6 +208,7 @@ final class ScreenPresenter {
                                                     colorMode: setup.screen.theme.noColor ? .none : curses.colorMode, glyphs: curses.glyphs)
             updateCellGeometry()
             if previewMode.isPixels {
+                pictureBackend = curses
                 curses.picturePlacer = PicturePlacer(mode: previewMode, fd: STDOUT_FILENO,
                                                      tmux: TerminalProbe.insideTmux(terminalProbe, environment: setup.environment),
                                                      environment: setup.environment,
@@ -335,6 +336,7 @@ final class ScreenPresenter {
         }
         let capture = machine.screen == .capture
         guard pacer.shouldDraw(nowMs: now, capture: capture) else { return }
+        if capture || machine.screen == .result { loadPictureLibrary() }
         if let frame = previewFrame, capture, backend.showsScreens {
             // The preview is at most cols × 2·rows pixels: decode RGB only as large as that
             // needs (1/8 of 640×480 on an 80×24 terminal).
@@ -391,6 +393,30 @@ final class ScreenPresenter {
             if let b = bytes { meters.bytes.add(Double(b &- (meters.lastBytes ?? b)), atMs: now) }
         }
         meters.lastBytes = bytes
+    }
+
+    /// libchafa, loaded when the first screen with a picture (capture, result) is drawn in a
+    /// mode that needs it (symbols, sixel, iTerm2; issue #28: the earlier screens never do).
+    /// Without it the preview falls back to half blocks, and the screens' notice line and
+    /// stderr (`warnings`) name the library (`ChafaLibraryError`).
+    private var pictureLibraryChecked = false
+    /// The curses backend that places pixel pictures (a pixel mode only).
+    private var pictureBackend: CursesBackend?
+    private(set) var pictureLibraryWarnings: [String] = []
+    private func loadPictureLibrary() {
+        guard !pictureLibraryChecked else { return }
+        pictureLibraryChecked = true
+        guard previewMode == .symbols || previewMode == .sixel || previewMode == .iterm else { return }
+        do {
+            try ChafaLibrary.load()
+        } catch {
+            let line = "\(error)"
+            pictureLibraryWarnings.append(line)
+            notice = "warning: " + line
+            if previewMode.isPixels { pictureBackend?.picturePlacer = nil }
+            previewMode = .halfBlocks
+            updateCellGeometry()
+        }
     }
 
     /// The status line's figures: the source (a file by its name) and its kind, the last frame's

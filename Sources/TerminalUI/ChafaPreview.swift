@@ -4,6 +4,61 @@ import Foundation
 import Glibc
 #endif
 
+/// libchafa or glib could not be loaded (`ChafaLibrary.load`): the library (soname or path) and
+/// the dynamic loader's message.
+public struct ChafaLibraryError: Error, Equatable, CustomStringConvertible {
+    public var library: String
+    public var reason: String
+    public init(library: String, reason: String) { self.library = library; self.reason = reason }
+    public var description: String {
+        "libchafa unavailable: cannot load \(library) (\(reason)); symbols, sixel and iTerm2 previews need libchafa0 (apt install libchafa0)"
+    }
+}
+
+/// libchafa and glib, loaded on first use (issue #28): the binary does not link them, since the
+/// loading and instructions screens draw no picture. `load()` dlopens `libglib-2.0.so.0` and
+/// `libchafa.so.0` (libchafa 1.12's soname) and resolves every function `CChafa` calls; the
+/// first canvas (`ChafaPreview.symbols`, `ChafaPreview.encode`) loads them too.
+public enum ChafaLibrary {
+    /// The sonames loaded, in order (glib first: libchafa needs it).
+    public static var defaultNames: [String] {
+        (0..<Int(CCHAFA_LIBRARY_COUNT)).map { cchafa_default_library(Int32($0)).map { String(cString: $0) } ?? "?" }
+    }
+
+    /// True once the default libraries are loaded (does not load them).
+    public static var isLoaded: Bool { cchafa_loaded() != 0 }
+
+    /// Loads libchafa (once per process; later calls return at once).
+    /// - Throws: `ChafaLibraryError` naming the library that could not be opened or lacks a
+    ///   function, with the dynamic loader's message.
+    public static func load() throws { try load(names: nil) }
+
+    /// Opens `names` (sonames or paths, in `defaultNames`' order) and checks that they hold every
+    /// function the shim calls, without keeping them; nil: `load()`. For tests of a missing
+    /// library.
+    /// - Throws: `ChafaLibraryError`.
+    public static func load(names: [String]?) throws {
+        var failed: Int32 = -1
+        let capacity = 512
+        var message = [CChar](repeating: 0, count: capacity)
+        let rc: Int32
+        if let names {
+            precondition(names.count == Int(CCHAFA_LIBRARY_COUNT), "ChafaLibrary.load: \(CCHAFA_LIBRARY_COUNT) names")
+            let copies = names.map { strdup($0) }
+            defer { copies.forEach { free($0) } }
+            let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }
+            rc = cchafa_load(pointers, &failed, &message, capacity)
+        } else {
+            rc = cchafa_load(nil, &failed, &message, capacity)
+        }
+        guard rc != 0 else { return }
+        let used = names ?? defaultNames
+        let library = used.indices.contains(Int(failed)) ? used[Int(failed)] : "libchafa"
+        throw ChafaLibraryError(library: library,
+                                reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+}
+
 /// libchafa (Debian libchafa-dev 1.12) for the preview: symbol art read back into cells, and
 /// pixel pictures (sixel, kitty, iTerm2) as escape streams. The only Swift file that calls
 /// libchafa; the decisions and geometry are in PreviewModes.swift.
