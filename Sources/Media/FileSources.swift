@@ -32,6 +32,28 @@ enum InputFile {
         return out
     }
 
+    /// Opens `path` and maps it read-only when it is a regular, non-empty file.
+    /// - Returns: the open descriptor (the caller closes it) and the mapping (the caller unmaps
+    ///   it); nil when the file is not a regular non-empty file or cannot be mapped (then it is
+    ///   closed: read it with `read`).
+    /// - Throws: as `read`, for the open itself and for a directory.
+    static func openMapped(_ path: String) throws -> (fd: Int32, base: UnsafeMutableRawPointer, size: Int)? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { throw MediaError.fileMissing(path: path) }
+            throw MediaError.unreadable(path: path, errno: e)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { Glibc.close(fd); return nil }
+        if (st.st_mode & S_IFMT) == S_IFDIR { Glibc.close(fd); throw MediaError.unreadable(path: path, errno: EISDIR) }
+        guard (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0,
+              let p = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
+            Glibc.close(fd); return nil
+        }
+        return (fd, p, Int(st.st_size))
+    }
+
     /// A chunk reader over a file descriptor (for pipes); returns [] at EOF or error.
     static func reader(fd: Int32) -> (Int) -> [UInt8] {
         return { n in
@@ -46,12 +68,19 @@ enum InputFile {
     }
 }
 
-/// Frames from an MJPEG AVI file (ffmpeg's and `MJPEGAVIWriter`'s). The file is read into
-/// memory (the shared clips are 1–5 MB); chunks are decoded one at a time.
+/// Frames from an MJPEG AVI file (ffmpeg's and `MJPEGAVIWriter`'s). A regular file is indexed
+/// through a read-only memory map that is unmapped once indexed, and each chunk is then read
+/// with `pread` when its frame is due, so the process holds one frame of the file, not all of it
+/// (issue #28: the 20 s 1080p clip of the kiosk bench is 18.6 MB; a long clip would be hundreds);
+/// a file that shrinks meanwhile gives short chunks, skipped as truncated, never SIGBUS. Other
+/// files (a FIFO) are read into memory whole, as before. Chunks are decoded one at a time.
 public final class AVIFileSource: FrameSource {
     public let info: SourceInfo
     public var stats: SourceStats { decoder.stats }
-    private var bytes: [UInt8]
+    /// The whole file, when it could not be mapped (not a regular file); else empty.
+    private var bytes: [UInt8] = []
+    /// The open file the chunks are read from (-1 when `bytes` holds it, or after `close`).
+    private var fd: Int32 = -1
     private let index: AVIIndex
     private let path: String
     private var next = 0
@@ -63,8 +92,19 @@ public final class AVIFileSource: FrameSource {
     ///   has no video stream, or the video is not MJPEG.
     public init(path: String) throws {
         self.path = path
-        bytes = try InputFile.read(path)
-        do { index = try AVIParser.parse(bytes) } catch let e as AVIParseError {
+        do {
+            if let mapped = try InputFile.openMapped(path) {
+                defer { munmap(mapped.base, mapped.size) }
+                do {
+                    index = try AVIParser.parse(buffer: UnsafeBufferPointer(start: mapped.base.assumingMemoryBound(to: UInt8.self),
+                                                                             count: mapped.size))
+                } catch { Glibc.close(mapped.fd); throw error }
+                fd = mapped.fd
+            } else {
+                bytes = try InputFile.read(path)
+                index = try AVIParser.parse(bytes)
+            }
+        } catch let e as AVIParseError {
             throw MediaError.malformed(path: path, reason: "not a readable AVI file: \(e)")
         }
         let codec = index.compression.uppercased()
@@ -85,7 +125,7 @@ public final class AVIFileSource: FrameSource {
         while next < index.chunks.count {
             let chunk = index.chunks[next]
             next += 1
-            guard let d = decoder.decodeForAnalysis(Array(bytes[chunk.range])) else { continue }
+            guard let d = decoder.decodeForAnalysis(chunkBytes(chunk.range)) else { continue }
             let t = Int((Double(chunk.streamPosition) * 1000 / info.fps).rounded())
             defer { delivered += 1 }
             return d.frame(index: delivered, timestampMs: t)
@@ -94,7 +134,30 @@ public final class AVIFileSource: FrameSource {
         return nil
     }
 
-    public func close() { bytes = []; next = index.chunks.count }
+    /// The bytes of `range` of the file: from memory, or read from the file (fewer when the file
+    /// is now shorter or a read fails: the frame decoder then skips the frame as truncated).
+    private func chunkBytes(_ range: Range<Int>) -> [UInt8] {
+        guard fd >= 0 else { return range.upperBound <= bytes.count ? Array(bytes[range]) : [] }
+        var out = [UInt8](repeating: 0, count: range.count)
+        var got = 0
+        out.withUnsafeMutableBytes { buf in
+            while got < range.count {
+                let n = pread(fd, buf.baseAddress! + got, range.count - got, off_t(range.lowerBound + got))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                got += n
+            }
+        }
+        if got < range.count { out.removeSubrange(got...) }
+        return out
+    }
+
+    public func close() {
+        bytes = []; next = index.chunks.count
+        if fd >= 0 { Glibc.close(fd); fd = -1 }
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
 }
 
 /// Frames from a raw MJPEG stream file (concatenated JPEGs, `.mjpeg`); timestamps at `fps` from

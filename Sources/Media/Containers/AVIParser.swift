@@ -56,15 +56,17 @@ public enum AVIParseError: Error, Equatable, Sendable, CustomStringConvertible {
 /// `idx1` (absent or wrong in damaged files). Never reads out of bounds; bounded work (each
 /// step advances by ≥ 8 bytes).
 public enum AVIParser {
-    static func fourCC(_ b: [UInt8], _ at: Int) -> String {
+    static func fourCC(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> String {
         guard at >= 0, at + 4 <= b.count else { return "" }
         return String(decoding: b[at..<(at + 4)].map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }, as: UTF8.self)
     }
-    static func u32(_ b: [UInt8], _ at: Int) -> Int {
+    static func u32(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
         guard at >= 0, at + 4 <= b.count else { return 0 }
         return Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
     }
-    static func i32(_ b: [UInt8], _ at: Int) -> Int {
+    static func fourCC(_ b: [UInt8], _ at: Int) -> String { b.withUnsafeBufferPointer { fourCC($0, at) } }
+    static func u32(_ b: [UInt8], _ at: Int) -> Int { b.withUnsafeBufferPointer { u32($0, at) } }
+    static func i32(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
         let v = u32(b, at)
         return v >= 0x8000_0000 ? v - 0x1_0000_0000 : v
     }
@@ -72,6 +74,13 @@ public enum AVIParser {
     /// Parses `bytes` (a whole AVI file).
     /// - Throws: `AVIParseError` when it is not a RIFF AVI, has no video stream or no `movi`.
     public static func parse(_ bytes: [UInt8]) throws -> AVIIndex {
+        try bytes.withUnsafeBufferPointer { try parse(buffer: $0) }
+    }
+
+    /// Parses a whole AVI file held in memory or mapped (`AVIFileSource` maps the file, so that
+    /// a long clip is not copied into the process's memory: issue #28).
+    /// - Throws: as `parse(_:)`.
+    public static func parse(buffer bytes: UnsafeBufferPointer<UInt8>) throws -> AVIIndex {
         guard bytes.count >= 12, fourCC(bytes, 0) == "RIFF", fourCC(bytes, 8) == "AVI " else {
             throw AVIParseError.notRIFFAVI
         }
