@@ -175,6 +175,45 @@ public enum JPEGCodec {
                            chroma: ChromaPlanes(width: cw, height: ch, cb: cb, cr: cr))
     }
 
+    /// Re-encodes a 4:2:0 YCbCr JPEG at `quality` from its own decoded planes, full size
+    /// (`tjDecompressToYUVPlanes`, then `tjCompressFromYUVPlanes`): the same kind of file as
+    /// `encode(decode(jpeg).image, quality:)` (baseline, 4:2:0, standard Huffman tables), without
+    /// the full-size RGB picture in between (half the memory: 3.1 MB instead of 6.2 MB at
+    /// 1920×1080, issue #28) and without the chroma being upsampled and subsampled again.
+    /// - Returns: nil when `jpeg` is not 4:2:0 YCbCr (the caller encodes from RGB then).
+    /// - Throws: `JPEGError.decode` / `.encode` / `.unexpectedSize` as `decode` and `encode`.
+    public static func recompress420(_ jpeg: [UInt8], quality: Int) throws -> [UInt8]? {
+        guard !jpeg.isEmpty else { throw JPEGError.decode("empty JPEG data") }
+        guard let h = tjInitDecompress() else { throw JPEGError.decode("cannot create decompressor") }
+        defer { tjDestroy(h) }
+        var w: Int32 = 0, ht: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
+        let hdr = jpeg.withUnsafeBufferPointer { tjDecompressHeader3(h, $0.baseAddress, UInt($0.count), &w, &ht, &sub, &cs) }
+        guard hdr == 0 || (tjGetErrorCode(h) == ctj_err_warning() && w > 0 && ht > 0) else { throw JPEGError.decode(errorString(h)) }
+        guard cs == Int32(TJCS_YCbCr.rawValue), sub == Int32(TJSAMP_420.rawValue) else { return nil }
+        guard w > 0, ht > 0, Int(w) <= maxDimension, Int(ht) <= maxDimension else {
+            throw JPEGError.unexpectedSize(width: Int(w), height: Int(ht))
+        }
+        let planes = try decodePlanes(jpeg, scaleFor: { _, _ in 1 })
+        guard let c = planes.chroma, !c.isGray else { return nil }
+        guard let e = tjInitCompress() else { throw JPEGError.encode("cannot create compressor") }
+        defer { tjDestroy(e) }
+        var strides: [Int32] = [Int32(planes.image.width), Int32(c.width), Int32(c.width)]
+        var outPtr: UnsafeMutablePointer<UInt8>?
+        var outSize: UInt = 0
+        let rc = planes.image.pixels.withUnsafeBufferPointer { py in
+            c.cb.withUnsafeBufferPointer { pb in
+                c.cr.withUnsafeBufferPointer { pr in
+                    var src: [UnsafePointer<UInt8>?] = [py.baseAddress, pb.baseAddress, pr.baseAddress]
+                    return tjCompressFromYUVPlanes(e, &src, w, &strides, ht, Int32(TJSAMP_420.rawValue), &outPtr, &outSize,
+                                                   Int32(min(100, max(1, quality))), TJFLAG_ACCURATEDCT)
+                }
+            }
+        }
+        defer { if let p = outPtr { tjFree(p) } }
+        guard rc == 0, let p = outPtr else { throw JPEGError.encode(errorString(e)) }
+        return Array(UnsafeBufferPointer(start: p, count: Int(outSize)))
+    }
+
     /// Encodes an image as baseline JPEG with standard Huffman tables (DHT always written).
     /// - Parameters:
     ///   - quality: 1...100 (libjpeg quality scale).

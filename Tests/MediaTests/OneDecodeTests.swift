@@ -103,3 +103,29 @@ import Media
         #expect(diff.mean <= 1.0, "mean |diff| \(diff.mean), max \(diff.max)")
     }
 }
+
+/// reference.jpg's re-encoding from a 4:2:0 frame's own planes (issue #28: no full-size RGB).
+@Suite struct Recompress420Tests {
+    /// The result is a 4:2:0 JPEG of the same size whose picture is as close to the source as
+    /// the RGB route's (`encode(decode(jpeg))`, what reference.jpg was before): PSNR against
+    /// libjpeg's decode of the source ≥ 40 dB and within 1 dB of the RGB route's.
+    @Test func sameFileKindAsTheRGBRoute() throws {
+        let src = try JPEGCodec.encode(Tools.picture(width: 1280, height: 720, seed: 4), quality: 85)
+        let original = try JPEGCodec.decode(src).image
+        let planar = try #require(try JPEGCodec.recompress420(src, quality: 90))
+        let viaRGB = try JPEGCodec.encode(original, quality: 90)
+        let a = try JPEGCodec.decode(planar).image, b = try JPEGCodec.decode(viaRGB).image
+        #expect(a.width == 1280 && a.height == 720)
+        #expect(try JPEGCodec.decodePlanes(planar, scaleFor: { _, _ in 1 }).chroma?.width == 640)   // 4:2:0
+        let pa = try #require(ImageMetrics.psnr(a, original)), pb = try #require(ImageMetrics.psnr(b, original))
+        #expect(pa >= 40 && pa >= pb - 1, "planes \(pa) dB, RGB route \(pb) dB")
+    }
+
+    /// 4:4:4 and gray sources are not 4:2:0: nil, the caller encodes from RGB.
+    @Test func otherSubsamplingsAreLeftToTheRGBRoute() throws {
+        let p = Tools.picture(width: 64, height: 48)
+        #expect(try JPEGCodec.recompress420(try JPEGCodec.encode(p, subsampling420: false), quality: 90) == nil)
+        #expect(try JPEGCodec.recompress420(try JPEGCodec.encode(PixelConvert.gray(p)), quality: 90) == nil)
+        #expect(throws: JPEGError.self) { try JPEGCodec.recompress420([1, 2, 3], quality: 90) }
+    }
+}
