@@ -32,12 +32,11 @@ enum InputFile {
         return out
     }
 
-    /// Opens `path` and maps it read-only when it is a regular, non-empty file.
-    /// - Returns: the open descriptor (the caller closes it) and the mapping (the caller unmaps
-    ///   it); nil when the file is not a regular non-empty file or cannot be mapped (then it is
-    ///   closed: read it with `read`).
+    /// Opens `path` for `pread` when it is a regular, non-empty file.
+    /// - Returns: the open descriptor (the caller closes it) and the file's size; nil when the
+    ///   file is not a regular non-empty file (then it is closed: read it with `read`).
     /// - Throws: as `read`, for the open itself and for a directory.
-    static func openMapped(_ path: String) throws -> (fd: Int32, base: UnsafeMutableRawPointer, size: Int)? {
+    static func openRegular(_ path: String) throws -> (fd: Int32, size: Int)? {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
@@ -47,11 +46,39 @@ enum InputFile {
         var st = stat()
         guard fstat(fd, &st) == 0 else { Glibc.close(fd); return nil }
         if (st.st_mode & S_IFMT) == S_IFDIR { Glibc.close(fd); throw MediaError.unreadable(path: path, errno: EISDIR) }
-        guard (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0,
-              let p = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
-            Glibc.close(fd); return nil
+        guard (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { Glibc.close(fd); return nil }
+        return (fd, Int(st.st_size))
+    }
+
+    /// Up to `n` bytes of `fd` from `offset` (fewer at the end of the file or on a read error).
+    static func pread(_ fd: Int32, _ offset: Int, _ n: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: max(0, n))
+        var got = 0
+        out.withUnsafeMutableBytes { buf in
+            while got < n {
+                let r = Glibc.pread(fd, buf.baseAddress! + got, n - got, off_t(offset + got))
+                if r < 0 && errno == EINTR { continue }
+                if r <= 0 { break }
+                got += r
+            }
         }
-        return (fd, p, Int(st.st_size))
+        if got < n { out.removeSubrange(got...) }
+        return out
+    }
+
+    /// `AVIParser.Bytes` over an open file: reads through a 4 KiB window (`pread`), so the
+    /// parser's scattered header reads cost one read per chunk and no memory beyond the window.
+    static func windowed(_ fd: Int32, size: Int) -> AVIParser.Bytes {
+        final class Window { var start = 0; var bytes: [UInt8] = [] }
+        let w = Window()
+        return AVIParser.Bytes(count: size) { offset, n in
+            if offset < w.start || offset + n > w.start + w.bytes.count {
+                w.start = offset
+                w.bytes = pread(fd, offset, max(n, 4096))
+            }
+            let lo = offset - w.start
+            return Array(w.bytes[min(lo, w.bytes.count)..<min(lo + n, w.bytes.count)])
+        }
     }
 
     /// A chunk reader over a file descriptor (for pipes); returns [] at EOF or error.
@@ -69,15 +96,16 @@ enum InputFile {
 }
 
 /// Frames from an MJPEG AVI file (ffmpeg's and `MJPEGAVIWriter`'s). A regular file is indexed
-/// through a read-only memory map that is unmapped once indexed, and each chunk is then read
-/// with `pread` when its frame is due, so the process holds one frame of the file, not all of it
-/// (issue #28: the 20 s 1080p clip of the kiosk bench is 18.6 MB; a long clip would be hundreds);
-/// a file that shrinks meanwhile gives short chunks, skipped as truncated, never SIGBUS. Other
-/// files (a FIFO) are read into memory whole, as before. Chunks are decoded one at a time.
+/// by reading its chunk headers with `pread` (`AVIParser.Bytes`), and each chunk is read when
+/// its frame is due, so the process holds one frame of the file, not all of it (issue #28: the
+/// 20 s 1080p clip of the kiosk bench is 18.6 MB; a long clip would be hundreds; a memory map
+/// was tried first: the kernel's fault-around brought the whole file in while the index was
+/// read); a file that shrinks meanwhile gives short chunks, skipped as truncated. Other files
+/// (a FIFO) are read into memory whole, as before. Chunks are decoded one at a time.
 public final class AVIFileSource: FrameSource {
     public let info: SourceInfo
     public var stats: SourceStats { decoder.stats }
-    /// The whole file, when it could not be mapped (not a regular file); else empty.
+    /// The whole file, when it is not a regular file (a FIFO); else empty.
     private var bytes: [UInt8] = []
     /// The open file the chunks are read from (-1 when `bytes` holds it, or after `close`).
     private var fd: Int32 = -1
@@ -92,14 +120,13 @@ public final class AVIFileSource: FrameSource {
     ///   has no video stream, or the video is not MJPEG.
     public init(path: String) throws {
         self.path = path
+        var openFd: Int32 = -1
         do {
-            if let mapped = try InputFile.openMapped(path) {
-                defer { munmap(mapped.base, mapped.size) }
-                do {
-                    index = try AVIParser.parse(buffer: UnsafeBufferPointer(start: mapped.base.assumingMemoryBound(to: UInt8.self),
-                                                                             count: mapped.size))
-                } catch { Glibc.close(mapped.fd); throw error }
-                fd = mapped.fd
+            if let file = try InputFile.openRegular(path) {
+                openFd = file.fd
+                do { index = try AVIParser.parse(InputFile.windowed(file.fd, size: file.size)) } catch {
+                    Glibc.close(file.fd); throw error
+                }
             } else {
                 bytes = try InputFile.read(path)
                 index = try AVIParser.parse(bytes)
@@ -109,8 +136,10 @@ public final class AVIFileSource: FrameSource {
         }
         let codec = index.compression.uppercased()
         guard ["MJPG", "AVRN", "LJPG", "JPEG", "MJPA", "JPGL"].contains(codec) || index.handler.uppercased() == "MJPG" else {
+            if openFd >= 0 { Glibc.close(openFd) }
             throw MediaError.malformed(path: path, reason: "video codec '\(index.compression)' is not MJPEG")
         }
+        fd = openFd
         decoder.expectedWidth = index.width
         decoder.expectedHeight = index.height
         info = SourceInfo(kind: .avi, width: index.width, height: index.height, fps: index.fps,
@@ -138,18 +167,7 @@ public final class AVIFileSource: FrameSource {
     /// is now shorter or a read fails: the frame decoder then skips the frame as truncated).
     private func chunkBytes(_ range: Range<Int>) -> [UInt8] {
         guard fd >= 0 else { return range.upperBound <= bytes.count ? Array(bytes[range]) : [] }
-        var out = [UInt8](repeating: 0, count: range.count)
-        var got = 0
-        out.withUnsafeMutableBytes { buf in
-            while got < range.count {
-                let n = pread(fd, buf.baseAddress! + got, range.count - got, off_t(range.lowerBound + got))
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                got += n
-            }
-        }
-        if got < range.count { out.removeSubrange(got...) }
-        return out
+        return InputFile.pread(fd, range.lowerBound, range.count)
     }
 
     public func close() {
