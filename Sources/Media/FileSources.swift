@@ -32,6 +32,55 @@ enum InputFile {
         return out
     }
 
+    /// Opens `path` for `pread` when it is a regular, non-empty file.
+    /// - Returns: the open descriptor (the caller closes it) and the file's size; nil when the
+    ///   file is not a regular non-empty file (then it is closed: read it with `read`).
+    /// - Throws: as `read`, for the open itself and for a directory.
+    static func openRegular(_ path: String) throws -> (fd: Int32, size: Int)? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { throw MediaError.fileMissing(path: path) }
+            throw MediaError.unreadable(path: path, errno: e)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { Glibc.close(fd); return nil }
+        if (st.st_mode & S_IFMT) == S_IFDIR { Glibc.close(fd); throw MediaError.unreadable(path: path, errno: EISDIR) }
+        guard (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { Glibc.close(fd); return nil }
+        return (fd, Int(st.st_size))
+    }
+
+    /// Up to `n` bytes of `fd` from `offset` (fewer at the end of the file or on a read error).
+    static func pread(_ fd: Int32, _ offset: Int, _ n: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: max(0, n))
+        var got = 0
+        out.withUnsafeMutableBytes { buf in
+            while got < n {
+                let r = Glibc.pread(fd, buf.baseAddress! + got, n - got, off_t(offset + got))
+                if r < 0 && errno == EINTR { continue }
+                if r <= 0 { break }
+                got += r
+            }
+        }
+        if got < n { out.removeSubrange(got...) }
+        return out
+    }
+
+    /// `AVIParser.Bytes` over an open file: reads through a 4 KiB window (`pread`), so the
+    /// parser's scattered header reads cost one read per chunk and no memory beyond the window.
+    static func windowed(_ fd: Int32, size: Int) -> AVIParser.Bytes {
+        final class Window { var start = 0; var bytes: [UInt8] = [] }
+        let w = Window()
+        return AVIParser.Bytes(count: size) { offset, n in
+            if offset < w.start || offset + n > w.start + w.bytes.count {
+                w.start = offset
+                w.bytes = pread(fd, offset, max(n, 4096))
+            }
+            let lo = offset - w.start
+            return Array(w.bytes[min(lo, w.bytes.count)..<min(lo + n, w.bytes.count)])
+        }
+    }
+
     /// A chunk reader over a file descriptor (for pipes); returns [] at EOF or error.
     static func reader(fd: Int32) -> (Int) -> [UInt8] {
         return { n in
@@ -46,12 +95,20 @@ enum InputFile {
     }
 }
 
-/// Frames from an MJPEG AVI file (ffmpeg's and `MJPEGAVIWriter`'s). The file is read into
-/// memory (the shared clips are 1–5 MB); chunks are decoded one at a time.
+/// Frames from an MJPEG AVI file (ffmpeg's and `MJPEGAVIWriter`'s). A regular file is indexed
+/// by reading its chunk headers with `pread` (`AVIParser.Bytes`), and each chunk is read when
+/// its frame is due, so the process holds one frame of the file, not all of it (issue #28: the
+/// 20 s 1080p clip of the kiosk bench is 18.6 MB; a long clip would be hundreds; a memory map
+/// was tried first: the kernel's fault-around brought the whole file in while the index was
+/// read); a file that shrinks meanwhile gives short chunks, skipped as truncated. Other files
+/// (a FIFO) are read into memory whole, as before. Chunks are decoded one at a time.
 public final class AVIFileSource: FrameSource {
     public let info: SourceInfo
     public var stats: SourceStats { decoder.stats }
-    private var bytes: [UInt8]
+    /// The whole file, when it is not a regular file (a FIFO); else empty.
+    private var bytes: [UInt8] = []
+    /// The open file the chunks are read from (-1 when `bytes` holds it, or after `close`).
+    private var fd: Int32 = -1
     private let index: AVIIndex
     private let path: String
     private var next = 0
@@ -63,14 +120,26 @@ public final class AVIFileSource: FrameSource {
     ///   has no video stream, or the video is not MJPEG.
     public init(path: String) throws {
         self.path = path
-        bytes = try InputFile.read(path)
-        do { index = try AVIParser.parse(bytes) } catch let e as AVIParseError {
+        var openFd: Int32 = -1
+        do {
+            if let file = try InputFile.openRegular(path) {
+                openFd = file.fd
+                do { index = try AVIParser.parse(InputFile.windowed(file.fd, size: file.size)) } catch {
+                    Glibc.close(file.fd); throw error
+                }
+            } else {
+                bytes = try InputFile.read(path)
+                index = try AVIParser.parse(bytes)
+            }
+        } catch let e as AVIParseError {
             throw MediaError.malformed(path: path, reason: "not a readable AVI file: \(e)")
         }
         let codec = index.compression.uppercased()
         guard ["MJPG", "AVRN", "LJPG", "JPEG", "MJPA", "JPGL"].contains(codec) || index.handler.uppercased() == "MJPG" else {
+            if openFd >= 0 { Glibc.close(openFd) }
             throw MediaError.malformed(path: path, reason: "video codec '\(index.compression)' is not MJPEG")
         }
+        fd = openFd
         decoder.expectedWidth = index.width
         decoder.expectedHeight = index.height
         info = SourceInfo(kind: .avi, width: index.width, height: index.height, fps: index.fps,
@@ -85,7 +154,7 @@ public final class AVIFileSource: FrameSource {
         while next < index.chunks.count {
             let chunk = index.chunks[next]
             next += 1
-            guard let d = decoder.decodeForAnalysis(Array(bytes[chunk.range])) else { continue }
+            guard let d = decoder.decodeForAnalysis(chunkBytes(chunk.range)) else { continue }
             let t = Int((Double(chunk.streamPosition) * 1000 / info.fps).rounded())
             defer { delivered += 1 }
             return d.frame(index: delivered, timestampMs: t)
@@ -94,7 +163,19 @@ public final class AVIFileSource: FrameSource {
         return nil
     }
 
-    public func close() { bytes = []; next = index.chunks.count }
+    /// The bytes of `range` of the file: from memory, or read from the file (fewer when the file
+    /// is now shorter or a read fails: the frame decoder then skips the frame as truncated).
+    private func chunkBytes(_ range: Range<Int>) -> [UInt8] {
+        guard fd >= 0 else { return range.upperBound <= bytes.count ? Array(bytes[range]) : [] }
+        return InputFile.pread(fd, range.lowerBound, range.count)
+    }
+
+    public func close() {
+        bytes = []; next = index.chunks.count
+        if fd >= 0 { Glibc.close(fd); fd = -1 }
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
 }
 
 /// Frames from a raw MJPEG stream file (concatenated JPEGs, `.mjpeg`); timestamps at `fps` from

@@ -98,11 +98,11 @@ public struct SourceStats: Sendable, Equatable {
 /// One decoded video frame.
 ///
 /// Raw sources (YUYV camera, y4m, demo) give the RGB picture. MJPEG sources (AVI, `.mjpeg`,
-/// MJPEG camera) decode only the full-size luma when the frame is read (it validates the JPEG
-/// and is what analysis needs) and decode RGB on first use, at the scale asked for: a terminal
-/// preview needs 1/4 or 1/8 of it, which libjpeg-turbo decodes in a fraction of the time
-/// (on shared/media 640×480 frames, one core: gray 0.6 ms, RGB 1.0 ms, RGB at 1/8 0.15 ms).
-/// Decoded images are cached; copies share the cache.
+/// MJPEG camera) decode each frame once when it is read, to YCbCr planes at the analysis scale
+/// (`JPEGFrameDecoder.decodeForAnalysis`: it validates the JPEG, its luma is what analysis
+/// needs); RGB is made on first use at the scale asked for: from those planes when that scale
+/// is the analysis scale or smaller (a terminal preview: 1/4 or 1/8), else by decoding the JPEG
+/// at that scale (reference.jpg, full size). Decoded images are cached; copies share the cache.
 public struct VideoFrame: Sendable {
     /// 0-based position in the source (counting delivered frames; skipped frames do not count).
     public var index: Int
@@ -144,14 +144,18 @@ public struct VideoFrame: Sendable {
     /// Creates a frame of an MJPEG source of `width` × `height` from its JPEG bytes and their
     /// luma decoded at 1/`grayDenominator` (what `JPEGFrameDecoder.decodeForAnalysis` gives);
     /// other sizes and RGB are decoded from `jpeg` when first asked for.
-    public init(index: Int, timestampMs: Int, jpeg: [UInt8], width: Int, height: Int, gray: Image, grayDenominator: Int) {
+    /// `chroma`, when given, holds the Cb/Cr planes decoded with `gray` (`JPEGCodec.decodePlanes`):
+    /// RGB at 1/`grayDenominator` or smaller (a terminal preview) is then made from the planes
+    /// instead of decoding the JPEG again; larger RGB (reference.jpg) still decodes it.
+    public init(index: Int, timestampMs: Int, jpeg: [UInt8], width: Int, height: Int, gray: Image, grayDenominator: Int,
+                chroma: ChromaPlanes? = nil) {
         precondition(gray.layout == .gray, "VideoFrame(jpeg:gray:) needs the gray decode")
         self.index = index
         self.timestampMs = timestampMs
         self.width = width
         self.height = height
         self.jpeg = jpeg
-        self.cache = DecodeCache(rgb: nil, gray: gray, grayDenominator: grayDenominator)
+        self.cache = DecodeCache(rgb: nil, gray: gray, grayDenominator: grayDenominator, chroma: chroma)
     }
 
     /// Creates a frame of a raw source from its RGB picture and its luma already shrunk by
@@ -202,6 +206,12 @@ public struct VideoFrame: Sendable {
         let d = [1, 2, 4, 8].contains(scaleDenominator) ? scaleDenominator : 1
         return cache.get(layout, d) {
             let (w, h) = ((width + d - 1) / d, (height + d - 1) / d)
+            // The frame was read as planes (one decode): RGB at their scale or smaller comes from
+            // them, not from a second decode of the JPEG (issue #28).
+            if layout == .rgb, let (luma, chroma, cd) = cache.planes(), d >= cd, d % cd == 0,
+               let c = PixelConvert.rgb(luma: luma, chroma: chroma, shrink: d / cd), c.width == w, c.height == h {
+                return c
+            }
             if let j = jpeg, let c = try? JPEGCodec.decode(j, layout: layout, scaleDenominator: d).image, c.width == w, c.height == h {
                 return c
             }
@@ -221,9 +231,21 @@ final class DecodeCache: @unchecked Sendable {
     private struct Key: Hashable { var layout: Image.Layout; var d: Int }
     private let lock = NSLock()
     private var images: [Key: Image] = [:]
-    init(rgb: Image?, gray: Image?, grayDenominator: Int = 1) {
+    /// The Cb/Cr planes decoded with the gray at `grayDenominator` (never changed after init).
+    private let chroma: ChromaPlanes?
+    private let grayDenominator: Int
+    init(rgb: Image?, gray: Image?, grayDenominator: Int = 1, chroma: ChromaPlanes? = nil) {
         if let rgb { images[Key(layout: .rgb, d: 1)] = rgb }
         if let gray { images[Key(layout: .gray, d: grayDenominator)] = gray }
+        self.chroma = gray == nil ? nil : chroma
+        self.grayDenominator = grayDenominator
+    }
+    /// The luma and chroma planes the frame was read as, and their denominator; nil when it was
+    /// not read as planes.
+    func planes() -> (Image, ChromaPlanes, Int)? {
+        guard let chroma else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        return images[Key(layout: .gray, d: grayDenominator)].map { ($0, chroma, grayDenominator) }
     }
     /// The largest gray image cached, if any.
     func anyGray() -> Image? {

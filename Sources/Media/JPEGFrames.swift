@@ -27,12 +27,14 @@ public struct JPEGFrameDecoder: Sendable {
         public var width = 0
         public var height = 0
         public var scaleDenominator = 1
+        /// The Cb/Cr planes decoded with `image` (`decodeForAnalysis`), nil otherwise.
+        public var chroma: ChromaPlanes?
 
         /// The frame, its `image` cached at its scale (an analysis-scale gray from
         /// `decodeForAnalysis`, or the full-size one).
         public func frame(index: Int, timestampMs: Int) -> VideoFrame {
             VideoFrame(index: index, timestampMs: timestampMs, jpeg: jpeg, width: width, height: height,
-                       gray: image, grayDenominator: scaleDenominator)
+                       gray: image, grayDenominator: scaleDenominator, chroma: chroma)
         }
     }
 
@@ -49,11 +51,15 @@ public struct JPEGFrameDecoder: Sendable {
     /// As `decodeFrame`, the gray decoded at `AnalysisScale.denominator` of the frame's size
     /// (libjpeg-turbo's DCT-domain scaling): every frame is still fully entropy-decoded, so
     /// validated, but analysis of a 1080p frame costs what a 480-px one does (issue #16).
+    ///
+    /// The frame is decoded once, to YCbCr planes (`JPEGCodec.decodePlanes`): the gray is their
+    /// luma (the same bytes as a gray decode), and the preview's RGB is made from them, so a
+    /// frame is no longer entropy-decoded a second time for the preview (issue #28).
     public mutating func decodeForAnalysis(_ data: [UInt8]) -> Decoded? {
-        decodeFrame(data, layout: .gray, scaleFor: AnalysisScale.denominator)
+        decodeFrame(data, layout: .gray, scaleFor: AnalysisScale.denominator, planes: true)
     }
 
-    mutating func decodeFrame(_ data: [UInt8], layout: Image.Layout, scaleFor: (Int, Int) -> Int) -> Decoded? {
+    mutating func decodeFrame(_ data: [UInt8], layout: Image.Layout, scaleFor: (Int, Int) -> Int, planes: Bool = false) -> Decoded? {
         guard let f = MJPEGStreamParser.nextFrame(in: data, from: 0) else { stats.skip(.corrupt); return nil }
         guard f.complete else { stats.skip(f.range.count > 4 ? .truncated : .corrupt); return nil }
         var jpeg = f.range == data.indices ? data : Array(data[f.range])
@@ -64,12 +70,13 @@ public struct JPEGFrameDecoder: Sendable {
         let fixed = JPEGHuffman.withStandardTables(jpeg)
         jpeg = fixed.jpeg
         do {
-            let r = try JPEGCodec.decode(jpeg, layout: layout, scaleFor: scaleFor)
+            let r = planes ? try JPEGCodec.decodePlanes(jpeg, scaleFor: scaleFor)
+                           : try JPEGCodec.decode(jpeg, layout: layout, scaleFor: scaleFor)
             if r.warning != nil { stats.warnedFrames += 1 }
             if fixed.inserted { stats.huffmanInsertedFrames += 1 }
             stats.deliveredFrames += 1
             return Decoded(image: r.image, jpeg: jpeg, width: r.sourceWidth, height: r.sourceHeight,
-                           scaleDenominator: r.scaleDenominator)
+                           scaleDenominator: r.scaleDenominator, chroma: r.chroma)
         } catch JPEGError.unexpectedSize {
             stats.skip(.wrongSize)
             return nil

@@ -76,6 +76,27 @@ import TestSupport
         #expect(idx2.truncated)
         #expect(idx2.chunks.count == 4)   // 3 whole + the clamped 4th
     }
+
+    /// Issue #28: a regular file is indexed through `pread` (4 KiB window) rather than held in
+    /// memory; the index is the one the in-memory parse gives, and the source delivers every
+    /// frame with the file's own chunk bytes.
+    @Test func fileIndexedByPreadIsTheInMemoryIndex() throws {
+        let dir = Tools.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let w = try MJPEGAVIWriter(path: dir + "/a.avi", width: 320, height: 240, fps: 10)
+        for s in 0..<12 { try w.append(image: Tools.picture(width: 320, height: 240, seed: s)) }   // > 4 KiB per chunk
+        try w.finalize()
+        let bytes = Tools.readBytes(dir + "/a.avi")
+        let file = try #require(try InputFile.openRegular(dir + "/a.avi"))
+        defer { close(file.fd) }
+        #expect(file.size == bytes.count)
+        let viaFile = try AVIParser.parse(InputFile.windowed(file.fd, size: file.size))
+        #expect(viaFile == (try AVIParser.parse(bytes)))
+        let src = try AVIFileSource(path: dir + "/a.avi")
+        var n = 0
+        while let f = try src.nextFrame() { #expect(f.jpeg == Array(bytes[viaFile.chunks[n].range])); n += 1 }
+        #expect(n == 12)
+    }
 }
 
 @Suite struct AVIWriterTests {

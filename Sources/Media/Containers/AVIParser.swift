@@ -56,22 +56,46 @@ public enum AVIParseError: Error, Equatable, Sendable, CustomStringConvertible {
 /// `idx1` (absent or wrong in damaged files). Never reads out of bounds; bounded work (each
 /// step advances by ≥ 8 bytes).
 public enum AVIParser {
-    static func fourCC(_ b: [UInt8], _ at: Int) -> String {
+    /// Random access to the file being parsed: `count` bytes, `load(offset, n)` gives up to `n`
+    /// of them from `offset` (the parser reads a few header fields per chunk, never a frame).
+    public struct Bytes {
+        public var count: Int
+        public var load: (_ offset: Int, _ n: Int) -> [UInt8]
+        public init(count: Int, load: @escaping (_ offset: Int, _ n: Int) -> [UInt8]) { self.count = count; self.load = load }
+    }
+
+    static func fourCC(_ b: Bytes, _ at: Int) -> String {
         guard at >= 0, at + 4 <= b.count else { return "" }
-        return String(decoding: b[at..<(at + 4)].map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }, as: UTF8.self)
+        let f = b.load(at, 4)
+        guard f.count == 4 else { return "" }
+        return String(decoding: f.map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }, as: UTF8.self)
     }
-    static func u32(_ b: [UInt8], _ at: Int) -> Int {
+    static func u32(_ b: Bytes, _ at: Int) -> Int {
         guard at >= 0, at + 4 <= b.count else { return 0 }
-        return Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
+        let f = b.load(at, 4)
+        guard f.count == 4 else { return 0 }
+        return Int(f[0]) | Int(f[1]) << 8 | Int(f[2]) << 16 | Int(f[3]) << 24
     }
-    static func i32(_ b: [UInt8], _ at: Int) -> Int {
+    static func i32(_ b: Bytes, _ at: Int) -> Int {
         let v = u32(b, at)
         return v >= 0x8000_0000 ? v - 0x1_0000_0000 : v
     }
+    static func memory(_ b: [UInt8]) -> Bytes {
+        Bytes(count: b.count, load: { o, n in Array(b[max(0, min(o, b.count))..<max(0, min(o + n, b.count))]) })
+    }
+    static func fourCC(_ b: [UInt8], _ at: Int) -> String { fourCC(memory(b), at) }
+    static func u32(_ b: [UInt8], _ at: Int) -> Int { u32(memory(b), at) }
 
     /// Parses `bytes` (a whole AVI file).
     /// - Throws: `AVIParseError` when it is not a RIFF AVI, has no video stream or no `movi`.
     public static func parse(_ bytes: [UInt8]) throws -> AVIIndex {
+        try parse(memory(bytes))
+    }
+
+    /// Parses an AVI file read through `bytes` (`AVIFileSource` reads a regular file's header
+    /// fields with `pread` this way, so a long clip is never held in memory: issue #28).
+    /// - Throws: as `parse(_:)`.
+    public static func parse(_ bytes: Bytes) throws -> AVIIndex {
         guard bytes.count >= 12, fourCC(bytes, 0) == "RIFF", fourCC(bytes, 8) == "AVI " else {
             throw AVIParseError.notRIFFAVI
         }
