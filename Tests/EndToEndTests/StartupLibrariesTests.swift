@@ -31,14 +31,14 @@ import TestSupport
     }
 
     @Test(.enabled(if: ready, "needs tmux, the built binary and Resources/demo (make setup)"))
-    func instructionsScreenMapsNoPictureFaceOrVideoLibrary() throws {
+    func instructionsScreenMapsNoPictureFaceOrVideoLibrary() async throws {
         let bin = try #require(Self.bin)
         let dir = Harness.tempDir("sc-startup-libs")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let t = try TmuxSession(cols: 100, rows: 30)
+        let t = try await TmuxSession.started(cols: 100, rows: 30)
         defer { t.kill() }
         try t.type("'\(bin)' --source demo --preview-mode symbols --output '\(dir)/out' --events '\(dir)/ev.jsonl'; echo EXIT=$?")
-        #expect(try t.waitFor("Record a short selfie video"), "screen: \(t.dump())")
+        #expect(try await t.waitFor("Record a short selfie video"), "screen: \(t.dump())")
         let shell = try t.tmux(["display-message", "-p", "-t", t.name, "#{pane_pid}"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
         let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
         let pid = try #require(children.split(separator: " ").first.flatMap { Int32($0) }, "the app's pid")
@@ -52,13 +52,13 @@ import TestSupport
                 "loaded before any picture, face model or video: \(Self.named(atInstructions, unwanted))")
         // The capture screen draws the symbol preview through libchafa: loaded now.
         try t.keys("Enter")
-        #expect(try t.waitFor("Camera access"), "screen: \(t.dump())")
+        #expect(try await t.waitFor("Camera access"), "screen: \(t.dump())")
         try t.keys("Enter")
-        #expect(t.waitUntil(90) { eventLogContains(dir + "/ev.jsonl", "cameraReady") }, "screen: \(t.dump())")
-        #expect(t.waitUntil(60) { !Self.named(Self.mappedLibraries(pid), ["libchafa"]).isEmpty },
+        #expect(await t.waitUntil(90) { eventLogContains(dir + "/ev.jsonl", "cameraReady") }, "screen: \(t.dump())")
+        #expect(await t.waitUntil(60) { !Self.named(Self.mappedLibraries(pid), ["libchafa"]).isEmpty },
                 "libchafa after the first symbol preview: \(Self.mappedLibraries(pid).sorted())")
         #expect(Self.named(Self.mappedLibraries(pid), ["libdlib", "libblas", "liblapack"]).isEmpty, "dlib is linked statically, without BLAS")
         try t.keys("q")
-        #expect(try t.waitFor("EXIT="), "screen: \(t.dump())")
+        #expect(try await t.waitFor("EXIT="), "screen: \(t.dump())")
     }
 }
