@@ -121,8 +121,7 @@ public final class CaptureRuntime {
         accessibility.finish(recorded: exitCode == .ok, machine: machine, pacing: source.pacing)
         if let f = accessibility.speakerFailure { warnings.append(f) }
         if !driver.attemptSummaryWritten, let e = source.frameCountsEvent(tMs: clock.nowMs(), analysed: analysis.analysedFrames) { driver.report(e) }
-        presenter.end()
-        warnings += presenter.pictureLibraryWarnings
+        warnings += presenter.end()
         // A run over within a second of an empty cache's first load lets the landmark cache's
         // background write finish (at most 3 s), so no half-written temporary file stays behind.
         analysis.waitForLoader(ms: 3000)

@@ -94,6 +94,21 @@ struct SceneFacts {
     }
 }
 
+/// What the waiting screens last showed: the loading screen's tenth of a second, and the
+/// seconds the permission screen said the source has been opening.
+struct WaitingShown {
+    var loadingTick = -1
+    var openingSeconds: Int?
+}
+
+/// libchafa's load on first use (issue #28): tried once; the curses backend that places pixel
+/// pictures (a pixel mode only), whose placer stops when the library is missing; what it said.
+struct PictureLibraryLoad {
+    var checked = false
+    var pixelBackend: CursesBackend?
+    var warnings: [String] = []
+}
+
 /// The terminal side of the run, and the only owner of it: the backend (chosen and started in
 /// `start`, with the start-up probe), the theme, the preview mode and cell geometry, when to
 /// draw (`DrawPacer`), the preview's pixels, the status line and its meters, the `?` keys help,
@@ -124,8 +139,7 @@ final class ScreenPresenter {
     private var thumbnail: (frameIndex: Int, image: PreviewImage)?
     /// The loading screen's tenth of a second last drawn, and the seconds the permission
     /// screen last said the source has been opening.
-    private var loadingTick = -1
-    private var openingWaitShown: Int?
+    private var waiting = WaitingShown()
     /// The screens' line about string files the capture cannot use (`RejectedStrings`), or a
     /// width warning.
     var notice: String?
@@ -208,7 +222,7 @@ final class ScreenPresenter {
                                                     colorMode: setup.screen.theme.noColor ? .none : curses.colorMode, glyphs: curses.glyphs)
             updateCellGeometry()
             if previewMode.isPixels {
-                pictureBackend = curses
+                pictureLibrary.pixelBackend = curses
                 curses.picturePlacer = PicturePlacer(mode: previewMode, fd: STDOUT_FILENO,
                                                      tmux: TerminalProbe.insideTmux(terminalProbe, environment: setup.environment),
                                                      environment: setup.environment,
@@ -260,7 +274,10 @@ final class ScreenPresenter {
         updateCellGeometry()
     }
 
-    func end() { backend.end() }
+    /// Ends the backend (the terminal restored) and returns the run's warnings about the
+    /// terminal side (a picture library that could not be loaded), for stderr.
+    @discardableResult
+    func end() -> [String] { backend.end(); return pictureLibrary.warnings }
 
     /// Waits up to `ms` for a key on the backend's input (sleeps when it reads none).
     func waitForKey(ms: Int) {
@@ -329,9 +346,9 @@ final class ScreenPresenter {
         // that takes long (a pipe whose header is late) is said there too, counting seconds.
         let openingWait = machine.screen == .cameraPermission
             ? facts.openingSinceMs.map { (now - $0) / 1000 }.flatMap { $0 >= SourceSession.waitNoticeMs / 1000 ? $0 : nil } : nil
-        if openingWait != openingWaitShown { openingWaitShown = openingWait; pacer.markChanged() }
-        if machine.screen == .loading, let start = facts.loadingSinceMs, (now - start) / 100 != loadingTick {
-            loadingTick = (now - start) / 100
+        if openingWait != waiting.openingSeconds { waiting.openingSeconds = openingWait; pacer.markChanged() }
+        if machine.screen == .loading, let start = facts.loadingSinceMs, (now - start) / 100 != waiting.loadingTick {
+            waiting.loadingTick = (now - start) / 100
             pacer.markChanged()
         }
         let capture = machine.screen == .capture
@@ -370,7 +387,7 @@ final class ScreenPresenter {
             if previewMode == .symbols { context.symbolRenderer = ChafaPreview.symbols }
         }
         if statusVisible, capture { context.statusLine = statusInfo(colorMode: context.colorMode, lastFrame: facts.lastFrame) }
-        context.notice = openingWaitShown.map { setup.strings.text(isCamera ? "selfie_capture_waiting_source" : "selfie_capture_waiting_video", [.int($0)]) } ?? notice
+        context.notice = waiting.openingSeconds.map { setup.strings.text(isCamera ? "selfie_capture_waiting_source" : "selfie_capture_waiting_video", [.int($0)]) } ?? notice
         let drawStart = SystemClock.monotonicNowMs()
         let screen = keysHelpVisible ? KeysHelp.render(screen: machine.screen, context: context) : Screens.render(view, context: context)
         backend.draw(screen)
@@ -399,21 +416,18 @@ final class ScreenPresenter {
     /// mode that needs it (symbols, sixel, iTerm2; issue #28: the earlier screens never do).
     /// Without it the preview falls back to half blocks, and the screens' notice line and
     /// stderr (`warnings`) name the library (`ChafaLibraryError`).
-    private var pictureLibraryChecked = false
-    /// The curses backend that places pixel pictures (a pixel mode only).
-    private var pictureBackend: CursesBackend?
-    private(set) var pictureLibraryWarnings: [String] = []
+    private var pictureLibrary = PictureLibraryLoad()
     private func loadPictureLibrary() {
-        guard !pictureLibraryChecked else { return }
-        pictureLibraryChecked = true
+        guard !pictureLibrary.checked else { return }
+        pictureLibrary.checked = true
         guard previewMode == .symbols || previewMode == .sixel || previewMode == .iterm else { return }
         do {
             try ChafaLibrary.load()
         } catch {
             let line = "\(error)"
-            pictureLibraryWarnings.append(line)
+            pictureLibrary.warnings.append(line)
             notice = "warning: " + line
-            if previewMode.isPixels { pictureBackend?.picturePlacer = nil }
+            if previewMode.isPixels { pictureLibrary.pixelBackend?.picturePlacer = nil }
             previewMode = .halfBlocks
             updateCellGeometry()
         }

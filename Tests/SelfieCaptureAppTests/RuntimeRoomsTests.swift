@@ -12,6 +12,24 @@ import TestSupport
 /// virtual clock's stall rule with an injected real clock, the keys help, and a recording's
 /// documents for given frames. Whole runs are in SmallTruthsTests and EndToEndTests.
 @Suite struct RuntimeRoomsTests {
+    // MARK: the rooms' size (issue #26's goals, kept)
+
+    /// `CaptureRuntime.swift` is at most 400 lines, and no type of the app module has more than
+    /// 15 mutable stored properties (`scripts/mutable-properties.py --max 15`, which exits 1 and
+    /// names the types over it). A room that grows past them is a room to split again.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"))
+    func roomsStayWithinTheirLimits() throws {
+        let root = TestSupport.projectRoot().path
+        let runtime = try String(contentsOfFile: root + "/Sources/SelfieCaptureApp/CaptureRuntime.swift", encoding: .utf8)
+        let lines = runtime.split(separator: "\n", omittingEmptySubsequences: false).count - (runtime.hasSuffix("\n") ? 1 : 0)
+        #expect(lines <= 400, "CaptureRuntime.swift has \(lines) lines")
+        let r = try ChildProcess.run("/usr/bin/python3", [root + "/scripts/mutable-properties.py", "--max", "15",
+                                                          root + "/Sources/SelfieCaptureApp"], timeout: 60)
+        let out = String(decoding: r.out + r.err, as: UTF8.self)
+        #expect(r.code == 0, "\(out.split(separator: "\n").prefix(3).joined(separator: "\n"))")
+        #expect(out.contains("CaptureRuntime"), "the script listed no types: \(out)")
+    }
+
     // MARK: DrawPacer
 
     /// A 15 fps source drawn at `--preview-fps` 15 and 5 for 3 s of the run's clock: every
