@@ -97,7 +97,7 @@ import CaptureFlow
         \(waitForProgress(name))
         DISPLAY=:\(d) import -window root -depth 8 ppm:shot-\(name).ppm
         """
-        let r = try await Harness.run("/bin/bash", ["-c", script], load: .wall, timeout: 90)
+        let r = try await Harness.run("/bin/bash", ["-c", script], load: .terminal, timeout: 90)
         #expect(r.code == 0, "\(r.err)")
         return try measure(dir + "/shot-\(name).ppm", name: name, extra: [])
     }
@@ -245,7 +245,7 @@ import CaptureFlow
         sleep 0.2
         DISPLAY=:\(d) import -window root -depth 8 ppm:glyphs.ppm
         """
-        let r = try await Harness.run("/bin/bash", ["-c", script], load: .wall, env: ["LANG": "C.UTF-8", "LC_ALL": ""], timeout: 60)
+        let r = try await Harness.run("/bin/bash", ["-c", script], load: .terminal, env: ["LANG": "C.UTF-8", "LC_ALL": ""], timeout: 60)
         #expect(r.code == 0, "\(r.err)")
         let img = try #require(PreviewImage(ppm: dir + "/glyphs.ppm"))
         // Cells of 6×13 from (3, 3): xterm's 1-px border and 2-px internal border (measured).

@@ -13,18 +13,18 @@ final class TmuxSession {
     private let budgetLock = NSLock()
 
     /// Starts a session as `init` does, once `Harness.budget` has room for what it runs (a
-    /// realtime app on a terminal: `Harness.Load.wall`); `kill` (or deinit) gives the room back.
+    /// realtime app on a terminal: `Harness.Load.terminal`); `kill` (or deinit) gives the room back.
     /// Its app is a child of the tmux server, not of the test, so without this the budget would
     /// not know about it, and the terminal tests would run beside as many CPU-bound runs as
     /// there are cores.
     static func started(cols: Int, rows: Int) async throws -> TmuxSession {
-        await Harness.budget.acquire(Harness.Load.wall.quarters)
+        await Harness.budget.acquire(Harness.Load.terminal.quarters, first: true)
         do {
             let t = try TmuxSession(cols: cols, rows: rows)
             t.holdsBudget = true
             return t
         } catch {
-            await Harness.budget.release(Harness.Load.wall.quarters)
+            await Harness.budget.release(Harness.Load.terminal.quarters)
             throw error
         }
     }
@@ -92,7 +92,7 @@ final class TmuxSession {
     func kill() {
         _ = try? tmux(["kill-session", "-t", name])
         budgetLock.lock(); let held = holdsBudget; holdsBudget = false; budgetLock.unlock()
-        if held { Task { await Harness.budget.release(Harness.Load.wall.quarters) } }
+        if held { Task { await Harness.budget.release(Harness.Load.terminal.quarters) } }
     }
     deinit { kill() }
 }

@@ -47,7 +47,7 @@ import CaptureFlow
         done
         cp shot.ppm shot-\(mode).ppm
         """
-        let r = try await Harness.run("/bin/bash", ["-c", script], load: .wall, timeout: 90)
+        let r = try await Harness.run("/bin/bash", ["-c", script], load: .terminal, timeout: 90)
         #expect(r.code == 0, "\(r.err)")
         return PreviewImage(ppm: dir + "/shot-\(mode).ppm")
     }
@@ -187,7 +187,7 @@ extension XtermPreviewTests {
           sleep 0.3
         done
         """
-        let r = try await Harness.run("/bin/bash", ["-c", script], load: .wall, timeout: 120)
+        let r = try await Harness.run("/bin/bash", ["-c", script], load: .terminal, timeout: 120)
         #expect(r.code == 0, "\(r.err)")
         // The preview: the left part of the terminal window, below the first rows (the side
         // layout at 80×24 puts it on the left); the window is the non-black bounding box.
