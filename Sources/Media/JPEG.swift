@@ -84,19 +84,8 @@ public enum JPEGCodec {
         guard !data.isEmpty else { throw JPEGError.decode("empty JPEG data") }
         guard let h = tjInitDecompress() else { throw JPEGError.decode("cannot create decompressor") }
         defer { tjDestroy(h) }
-        var w: Int32 = 0, ht: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
-        let hdr = data.withUnsafeBufferPointer { buf in
-            tjDecompressHeader3(h, buf.baseAddress, UInt(buf.count), &w, &ht, &sub, &cs)
-        }
-        // A header warning (JPG-03/04) is not fatal: keep its text and decode.
-        var headerWarning: String?
-        if hdr != 0 {
-            guard tjGetErrorCode(h) == ctj_err_warning(), w > 0, ht > 0 else { throw JPEGError.decode(errorString(h)) }
-            headerWarning = errorString(h)
-        }
-        guard w > 0, ht > 0, Int(w) <= maxDimension, Int(ht) <= maxDimension else {
-            throw JPEGError.unexpectedSize(width: Int(w), height: Int(ht))
-        }
+        let header = try readHeader(h, data)
+        let (w, ht, headerWarning) = (header.width, header.height, header.warning)
         let d = [1, 2, 4, 8].contains(scaleFor(Int(w), Int(ht))) ? scaleFor(Int(w), Int(ht)) : 1
         let ow = (Int(w) + d - 1) / d, oh = (Int(ht) + d - 1) / d
         let pf = layout == .rgb ? TJPF_RGB : TJPF_GRAY
@@ -120,6 +109,28 @@ public enum JPEGCodec {
                            sourceWidth: Int(w), sourceHeight: Int(ht), scaleDenominator: d)
     }
 
+    /// The header of JPEG `data` as decompressor `h` reads it: size in pixels (Int32, as
+    /// TurboJPEG gives it), chroma subsampling (`TJSAMP`), colour space (`TJCS`), and the text of
+    /// a header warning (JPG-03/04: not fatal, the frame is decoded and the warning kept).
+    /// - Throws: `JPEGError.decode` when it is no readable header, `.unexpectedSize` when a side
+    ///   is 0 or over `maxDimension`.
+    private static func readHeader(_ h: tjhandle, _ data: [UInt8]) throws
+        -> (width: Int32, height: Int32, subsampling: Int32, colorspace: Int32, warning: String?) {
+        var w: Int32 = 0, ht: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
+        let hdr = data.withUnsafeBufferPointer { buf in
+            tjDecompressHeader3(h, buf.baseAddress, UInt(buf.count), &w, &ht, &sub, &cs)
+        }
+        var warning: String?
+        if hdr != 0 {
+            guard tjGetErrorCode(h) == ctj_err_warning(), w > 0, ht > 0 else { throw JPEGError.decode(errorString(h)) }
+            warning = errorString(h)
+        }
+        guard w > 0, ht > 0, Int(w) <= maxDimension, Int(ht) <= maxDimension else {
+            throw JPEGError.unexpectedSize(width: Int(w), height: Int(ht))
+        }
+        return (w, ht, sub, cs, warning)
+    }
+
     /// Decodes JPEG `data` once to planar YCbCr at 1/`scaleFor(width, height)` (libjpeg-turbo's
     /// `tjDecompressToYUVPlanes`, DCT-domain scaling as `decode`): the result's `image` is the
     /// luma, the same bytes `decode(layout: .gray)` gives at that scale (libjpeg's gray output of
@@ -132,19 +143,10 @@ public enum JPEGCodec {
         guard !data.isEmpty else { throw JPEGError.decode("empty JPEG data") }
         guard let h = tjInitDecompress() else { throw JPEGError.decode("cannot create decompressor") }
         defer { tjDestroy(h) }
-        var w: Int32 = 0, ht: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
-        let hdr = data.withUnsafeBufferPointer { buf in
-            tjDecompressHeader3(h, buf.baseAddress, UInt(buf.count), &w, &ht, &sub, &cs)
-        }
-        if hdr != 0 {
-            guard tjGetErrorCode(h) == ctj_err_warning(), w > 0, ht > 0 else { throw JPEGError.decode(errorString(h)) }
-        }
+        let header = try readHeader(h, data)
+        let (w, ht, sub, cs, headerWarning) = (header.width, header.height, header.subsampling, header.colorspace, header.warning)
         let planar = (cs == Int32(TJCS_YCbCr.rawValue) || cs == Int32(TJCS_GRAY.rawValue)) && sub >= 0
         guard planar else { return try decode(data, layout: .gray, scaleFor: scaleFor) }
-        guard w > 0, ht > 0, Int(w) <= maxDimension, Int(ht) <= maxDimension else {
-            throw JPEGError.unexpectedSize(width: Int(w), height: Int(ht))
-        }
-        let headerWarning = hdr != 0 ? errorString(h) : nil
         let d = [1, 2, 4, 8].contains(scaleFor(Int(w), Int(ht))) ? scaleFor(Int(w), Int(ht)) : 1
         let ow = (Int(w) + d - 1) / d, oh = (Int(ht) + d - 1) / d
         let gray = sub == Int32(TJSAMP_GRAY.rawValue)
