@@ -204,6 +204,8 @@ import TestSupport
         #expect(await t.waitUntil(90) { eventLogContains(dir + "/ev.jsonl", "instructionsShown") })
         #expect(try await t.waitFor("Enlarge"), "screen: \(t.dump())")
         try t.keys("Enter"); try t.keys("Enter"); try t.keys("s")
+        // The app reads them at 30×10 (on a busy machine the resize could otherwise be seen first).
+        #expect(try await t.waitKeysRead(), "the keys were never read: \(t.dump())")
         try t.resize(cols: 90, rows: 28)
         #expect(try await t.waitFor("Record a short selfie video"), "still on the first screen: \(t.dump())")
         #expect(!eventLogContains(dir + "/ev.jsonl", "cameraPermissionShown"))

@@ -64,6 +64,31 @@ final class TmuxSession {
         try tmux(["display-message", "-p", "-t", name, "#{alternate_on}"]).out.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
     }
 
+    /// The bytes typed into the pane that its program has not read yet: `FIONREAD` on the
+    /// pane's tty (the slave side, opened without becoming its controlling terminal).
+    func unreadInput() throws -> Int {
+        let tty = try tmux(["display-message", "-p", "-t", name, "#{pane_tty}"]).out
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let fd = open(tty, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: tty]) }
+        defer { close(fd) }
+        var n: Int32 = 0
+        guard ioctl(fd, UInt(FIONREAD), &n) == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: tty]) }
+        return Int(n)
+    }
+
+    /// Waits until the pane's program has read every key sent so far (its tty's input queue is
+    /// empty), so that what follows (a resize) cannot overtake them on a busy machine. The
+    /// `display-message` round trip first lets tmux write the keys it was sent: a new tmux
+    /// client is served in a later turn of the server's event loop than the keys' write.
+    /// A curses program reads one byte per `read`, so an empty queue means the last key was
+    /// returned to it.
+    @discardableResult
+    func waitKeysRead(limit: TimeInterval = 60) async throws -> Bool {
+        _ = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])
+        return try await waitUntil(limit) { try unreadInput() == 0 }
+    }
+
     func resize(cols: Int, rows: Int) throws {
         try tmux(["resize-window", "-t", name, "-x", "\(cols)", "-y", "\(rows)"])
     }
