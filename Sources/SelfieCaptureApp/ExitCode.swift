@@ -140,7 +140,7 @@ public enum ErrorReport {
         case .notImplemented(let what):
             return "\(p): \(what) is not implemented yet"
         case .inputMissing(let path):
-            return "\(p): no such file or device: \(path)"
+            return "\(p): no such file or directory: \(path)"
         case .notACaptureFolder(let path, let reason):
             return "\(p): \(path) is not a capture folder: \(reason)"
         case .noCamera:

@@ -71,6 +71,25 @@ import TestSupport
         #expect(left == [], "left after uninstall: \(left ?? [])")
     }
 
+    /// `make install-strip` (GNU's target) installs the binary without its symbol table
+    /// (`readelf -S`: no `.symtab` section) and it still runs; plain `install` keeps the table.
+    @Test(.enabled(if: ready && Harness.tool("readelf") != nil, "needs the built binary, make, readelf, and Resources/demo/astronaut.png"))
+    func installStripDropsTheSymbolTable() throws {
+        let make = try #require(Harness.tool("make")), readelf = try #require(Harness.tool("readelf"))
+        let dest = Harness.tempDir("install-strip")
+        defer { try? FileManager.default.removeItem(atPath: dest) }
+        let r = try Harness.run(make, ["-s", "install-strip", "DESTDIR=" + dest, "PREFIX=/usr/local", "BIN=" + (try #require(Self.bin))],
+                                cwd: Self.root, timeout: 120)
+        #expect(r.code == 0, "make install-strip: \(r.err)")
+        let exe = dest + "/usr/local/bin/selfie-capture"
+        let sections = try Harness.run(readelf, ["-S", "-W", exe])
+        #expect(sections.code == 0 && sections.out.contains(".dynsym") && !sections.out.contains(".symtab"), "\(sections.out)")
+        let version = try Harness.run(exe, ["--version"])
+        #expect(version.code == 0 && version.out.hasPrefix("selfie-capture "), "\(version.err)")
+        let kept = try Harness.run(readelf, ["-S", "-W", try #require(Self.bin)])
+        #expect(kept.out.contains(".symtab"), "the built binary (what plain install copies) has its symbols")
+    }
+
     @Test(.enabled(if: ready && Harness.tool("man") != nil, "needs the built binary, make, man, and Resources/demo/astronaut.png"))
     func manPageRendersWithoutWarningsAndListsEveryOption() throws {
         let (dest, prefix) = try Self.install()

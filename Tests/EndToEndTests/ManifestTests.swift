@@ -141,8 +141,10 @@ import TestSupport
         #expect(none.code == 66 && none.err == "selfie-capture: \(dir) is not a capture folder: no manifest.json (a capture writes it last)\n",
                 "\(none.err)")
         let gone = try Harness.run(bin, ["verify", dir + "/nothing"])
-        #expect(gone.code == 66)
-        // A file, not a folder (a new-user trial got "no such file or device").
+        // ENOENT's own words: the path may have been meant as a folder (a new-user trial got
+        // "no such file or device").
+        #expect(gone.code == 66 && gone.err == "selfie-capture: no such file or directory: \(dir)/nothing\n", "\(gone.err)")
+        // A file, not a folder.
         _ = FileManager.default.createFile(atPath: dir + "/result.json", contents: Data("{}".utf8))
         let file = try Harness.run(bin, ["verify", dir + "/result.json"])
         #expect(file.code == 66 && file.err == "selfie-capture: \(dir)/result.json is not a capture folder: not a folder\n", "\(file.err)")

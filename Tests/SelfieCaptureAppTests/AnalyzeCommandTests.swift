@@ -49,7 +49,7 @@ import TestSupport
 
     @Test func missingSourceFile() {
         let r = run(["analyze", "--source", "/nonexistent/clip.avi"], handlers: ["analyze": AnalyzeCommand.handler])
-        #expect(r.code == 66 && r.err == "selfie-capture: no such file or device: /nonexistent/clip.avi\n")
+        #expect(r.code == 66 && r.err == "selfie-capture: no such file or directory: /nonexistent/clip.avi\n")
     }
 
     @Test(.enabled(if: offLeft != nil, "../shared/media/off_left.avi is absent"))

@@ -37,7 +37,7 @@ private func runStrings(_ args: [String]) -> (code: Int32, out: String, err: Str
     @Test func missingFileExits66() {
         let r = runStrings(["dump", "/nonexistent/x.strings"])
         #expect(r.code == 66)
-        #expect(r.err == "selfie-capture: no such file or device: /nonexistent/x.strings\n")
+        #expect(r.err == "selfie-capture: no such file or directory: /nonexistent/x.strings\n")
     }
 
     @Test(.enabled(if: TestSupport.shared("corpus/strings") != nil, "corpus absent"))
