@@ -19,6 +19,10 @@ public struct StringsFolder: Sendable {
     /// The file each text came from, per language and key (the catalog, or the `.strings` /
     /// `.stringsdict` of the `.lproj`), so a text refused later is reported against its file.
     public var sources: [String: [String: String]] = [:]
+    /// Where each text's value starts in its source file, per language and key, when that file
+    /// is an old-style `.strings` file (1-based line and column; none for property lists and
+    /// catalogs), so a text refused later is reported as `file:line:col:`, as `strings lint` does.
+    public var positions: [String: [String: StringsTable.Position]] = [:]
     public var diagnostics: [Diagnostic] = []
 
     /// The String Catalog a folder may hold (every language in one file).
@@ -52,11 +56,13 @@ public struct StringsFolder: Sendable {
             let dir = path + "/" + name
             var table: [String: LocalizedText] = [:]
             var source: [String: String] = [:]
+            var position: [String: StringsTable.Position] = [:]
             let stringsPath = dir + "/Localizable.strings"
             if let bytes = inputs.readFile(stringsPath) {
                 do {
                     let t = try StringsParser.parse(bytes, file: stringsPath)
                     for (k, v) in t.values { table[k] = .plain(v); source[k] = stringsPath }
+                    position = t.positions
                     for d in t.duplicates {
                         folder.diagnostics.append(Diagnostic(.warning, file: stringsPath, line: d.line, column: d.column, keyPath: d.key,
                                                              message: "duplicate key; this later value wins"))
@@ -69,7 +75,7 @@ public struct StringsFolder: Sendable {
             if let bytes = inputs.readFile(dictPath) {
                 do {
                     let t = try StringsdictModel.parse(bytes, file: dictPath)
-                    for (k, e) in t.entries { table[k] = .plural(e); source[k] = dictPath }
+                    for (k, e) in t.entries { table[k] = .plural(e); source[k] = dictPath; position[k] = nil }
                     folder.diagnostics += t.diagnostics
                 } catch let e as StringsFileError {
                     folder.diagnostics.append(Diagnostic(e))
@@ -77,6 +83,7 @@ public struct StringsFolder: Sendable {
             }
             folder.languages[lang, default: [:]].merge(table) { _, new in new }
             folder.sources[lang, default: [:]].merge(source) { _, new in new }
+            for k in source.keys { folder.positions[lang, default: [:]][k] = position[k] }
         }
         return folder
     }
@@ -130,6 +137,10 @@ public struct Localizer: Localizing, Sendable {
             let key = LocaleResolver.matchKey(lang)
             return f.sources.first { LocaleResolver.matchKey($0.key) == key }?.value[k] ?? f.path + "/" + lang + ".lproj"
         }
+        func positionOf(_ f: StringsFolder, _ lang: String, _ k: String) -> StringsTable.Position? {
+            let key = LocaleResolver.matchKey(lang)
+            return f.positions.first { LocaleResolver.matchKey($0.key) == key }?.value[k]
+        }
         // Reference signatures: the lowest layer that has the key in the base language.
         var reference: [String: [Int: FormatArgumentType]] = [:]
         for f in loaded {
@@ -146,7 +157,8 @@ public struct Localizer: Localizing, Sendable {
                 guard let t = tableOf(f, lang) else { continue }
                 for (k, v) in t {
                     if let problem = Localizer.mismatch(v, against: reference[k]) {
-                        diags.append(Diagnostic(.error, file: sourceOf(f, lang, k), keyPath: k,
+                        let at = positionOf(f, lang, k)
+                        diags.append(Diagnostic(.error, file: sourceOf(f, lang, k), line: at?.line, column: at?.column, keyPath: k,
                                                 message: problem + "; the text is ignored and a fallback is used"))
                         continue
                     }

@@ -58,7 +58,7 @@ public struct RejectedStrings: Sendable, Equatable {
     }
 
     /// One `stringsRejected` event per error at `tMs`: `file`, `line` and `column` (1-based;
-    /// null when the error has no position, e.g. a text refused for its specifiers), `message`,
+    /// null when the error has no position, e.g. a `.stringsdict` text refused for its specifiers), `message`,
     /// and `key` (the key path inside the file, null for a whole file).
     public func events(tMs: Int) -> [FlowEvent] {
         errors.map { e in

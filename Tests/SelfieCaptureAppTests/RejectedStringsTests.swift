@@ -37,17 +37,18 @@ private func tree(_ files: [String: String]) throws -> String { try TestSupport.
                                      EventField("message", .string("expected ';' after value, found '\"' at 2:1")), EventField("key", .null)])
         #expect(rejected.notice(strings) == "fr.lproj/Localizable.strings a des erreurs\u{A0}: le texte intégré est utilisé")
 
-        // German: a text whose specifiers do not match English is refused; no position, a key,
-        // and the file the text came from.
+        // German: a text whose specifiers do not match English is refused, at its value's line
+        // and column (as `strings lint` gives it; a new-user trial found none), with its key and
+        // the file the text came from.
         let de = Localizer(locale: "de", folders: [Self.builtIn, dir], inputs: .current())
         let r2 = RejectedStrings(diagnostics: de.diagnostics, builtIn: Self.builtIn)
         let deFile = dir + "/de.lproj/Localizable.strings"
         #expect(r2.report == """
-            \(deFile): error: selfie_capture_restarted: argument 1 is int but string in the base text; the text is ignored and a fallback is used
+            \(deFile):1:30: error: selfie_capture_restarted: argument 1 is int but string in the base text; the text is ignored and a fallback is used
             \(deFile): note: the built-in text is used for selfie_capture_restarted
 
             """)
-        #expect(r2.events(tMs: 7).first?.fields.map(\.value) == [.string(deFile), .null, .null,
+        #expect(r2.events(tMs: 7).first?.fields.map(\.value) == [.string(deFile), .int(1), .int(30),
             .string("argument 1 is int but string in the base text; the text is ignored and a fallback is used"), .string("selfie_capture_restarted")])
         #expect(de.text("selfie_capture_start", []) == "Starten")
         #expect(r2.notice(de) == "de.lproj/Localizable.strings has errors: the built-in text is used instead")
