@@ -326,7 +326,9 @@ final class RecordingSession {
     }
 
     /// Every file the finished folder holds, for the result screen: the video, reference.jpg
-    /// (#11), the stills' folder, result.json and manifest.json. Nil before a video is finished.
+    /// (#11), the stills' folder, result.json, manifest.json and, with `--sign-key`, its
+    /// signature manifest.json.sig (a failed signature ends the run before this screen). Nil
+    /// before a video is finished.
     var savedPaths: [String]? {
         guard let s = summary, let folder else { return nil }
         var paths = [s.path]
@@ -334,6 +336,7 @@ final class RecordingSession {
         if let c = collector, !c.collected.isEmpty { paths.append(folder.file("frames")) }
         paths.append(folder.file(Manifest.resultFileName))
         paths.append(folder.file(Manifest.fileName))
+        if setup.output.signKey != nil { paths.append(folder.file(ManifestSigner.signatureFileName)) }
         return paths
     }
 

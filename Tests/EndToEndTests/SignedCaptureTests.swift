@@ -25,8 +25,8 @@ import TestSupport
         return try String(contentsOfFile: dir + "/" + name + ".pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func capture(_ out: String, extra: [String]) throws -> Harness.Result {
-        try Harness.run(try #require(bin), ["--source", "demo", "--renderer", "null", "--pace", "fast", "--timeout", "120",
+    static func capture(_ out: String, extra: [String], renderer: String = "null") throws -> Harness.Result {
+        try Harness.run(try #require(bin), ["--source", "demo", "--renderer", renderer, "--pace", "fast", "--timeout", "120",
                                             "--output", out] + extra, env: noAgent, timeout: 300)
     }
 
@@ -52,9 +52,11 @@ import TestSupport
         try "alice@example \(alice)\n".write(toFile: dir + "/allowed", atomically: true, encoding: .utf8)
         try "bob@example \(bob)\n".write(toFile: dir + "/allowed-bob", atomically: true, encoding: .utf8)
         let out = dir + "/out"
-        let r = try Self.capture(out, extra: ["--sign-key", dir + "/alice"])
+        let r = try Self.capture(out, extra: ["--sign-key", dir + "/alice"], renderer: "plain")
         #expect(r.code == 0, "stderr: \(r.err)")
         #expect(FileManager.default.fileExists(atPath: out + "/manifest.json.sig"))
+        // The result screen lists every file the folder holds, the signature too.
+        #expect(r.out.contains("Files: video.avi, reference.jpg, frames, result.json, manifest.json, manifest.json.sig"), "\(r.out)")
         // The oracle: OpenSSH accepts it as alice's, in our namespace.
         #expect(try Self.opensshVerifies(out, allowed: dir + "/allowed", principal: "alice@example"))
         // What is signed holds the source's identity and the capture times.
