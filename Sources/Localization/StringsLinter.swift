@@ -92,7 +92,23 @@ public enum StringsLinter {
                 }
             }
         }
+        report.diagnostics = inFileOrder(report.diagnostics)
         return report
+    }
+
+    /// `diagnostics` as a compiler lists them: grouped by file (files in the order they first
+    /// appear), each file's positioned messages by line and column, then those without a
+    /// position; equal places keep the order the checks found them in (a stable sort).
+    static func inFileOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var fileRank: [String: Int] = [:]
+        for d in diagnostics where fileRank[d.file] == nil { fileRank[d.file] = fileRank.count }
+        return diagnostics.enumerated().sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            if x.file != y.file { return fileRank[x.file]! < fileRank[y.file]! }
+            let px = (x.line ?? Int.max, x.column ?? 0), py = (y.line ?? Int.max, y.column ?? 0)
+            if px != py { return px < py }
+            return a.offset < b.offset
+        }.map(\.element)
     }
 
     /// A String Catalog's languages as `Localizable` tables (file named `PATH (LANG)`), with

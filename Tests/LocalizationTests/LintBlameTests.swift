@@ -26,6 +26,22 @@ import Testing
         #expect(speed?.description.hasPrefix("/L/de.lproj/Localizable.strings:3:11: error:") == true, "\(speed?.description ?? "nil")")
     }
 
+    /// Messages come per file in line order, as a compiler lists them, whichever check found
+    /// them: here a wrong specifier on line 2 (found when compared with English) and a duplicate
+    /// key on line 4 (found when the file is read, first), then the positionless ones.
+    @Test func messagesArePerFileInLineOrder() {
+        let files = [
+            "/M/en.lproj/Localizable.strings": "\"speed\" = \"%.1f km/h\";\n\"hello\" = \"Hello\";\n\"bye\" = \"Bye\";\n",
+            "/M/de.lproj/Localizable.strings": "/* de */\n\"speed\" = \"%@ km/h\";\n\"hello\" = \"Hallo\";\n\"hello\" = \"Hallo!\";\n",
+        ]
+        let r = StringsLinter.lint(directories: ["/M"], inputs: memoryInputs(files))
+        let de = r.diagnostics.filter { $0.file == "/M/de.lproj/Localizable.strings" }
+        let lines = de.map { $0.line }
+        #expect(lines.compactMap { $0 } == [2, 4], "\(de)")
+        #expect(de.count == 3 && de.first?.line == 2 && de.last?.line == nil, "positioned first, in line order: \(de.map(\.description))")
+        #expect(de.contains { $0.keyPath == "bye" && $0.line == nil }, "the missing key is listed, without a line: \(de)")
+    }
+
     /// The parser records where each value starts (the last definition's, for a duplicate).
     @Test func parserRecordsValuePositions() throws {
         let t = try StringsParser.parse("\"a\" = \"x\";\n  b = y;\n\"a\" =\n  \"z\";\nc;\n")
