@@ -156,3 +156,37 @@ import TestSupport
         #expect(try frame(142).isEmpty)
     }
 }
+
+/// A landmark model for tests: the mean shape placed in the box it is given (so the track's box
+/// stays the detector's), counting its calls.
+final class BoxLandmarks: LandmarkPredicting, @unchecked Sendable {
+    let meanShape = [Point(x: 0.2, y: 0.3), Point(x: 0.8, y: 0.3), Point(x: 0.5, y: 0.6),
+                     Point(x: 0.3, y: 0.8), Point(x: 0.7, y: 0.8)]
+    var calls = 0
+    func landmarks(gray image: Image, box: Rect) throws -> [Point] {
+        calls += 1
+        return meanShape.map { Point(x: box.x + $0.x * box.w, y: box.y + $0.y * box.h) }
+    }
+}
+
+@Suite struct TrackedSearchTrackerTests {
+    /// Through `FaceTracker`: a still face is reported on every frame with its detector box,
+    /// the landmarks run on every frame (stillness and the countdown see every frame's points),
+    /// and the ROI is searched only every 250 ms.
+    @Test func landmarksRunOnEveryFrameWhileSearchesAreReused() throws {
+        var noise = SplitMix(seed: 17)
+        let lm = BoxLandmarks()
+        let tracker = FaceTracker(detector: TrackingFaceDetector(backend: SquareFinder()), landmarks: lm)
+        var roi: [Int] = [], perFrame: [Int] = []
+        for i in 0..<40 {
+            let before = lm.calls
+            let faces = try tracker.update(gray: IdleSearchScheduleTests.scene([(200, 140, 200)], noise: &noise),
+                                           timestampMs: i * TrackedSearchScheduleTests.frameMs)
+            perFrame.append(lm.calls - before)
+            if tracker.detector.lastPasses.contains(.roi) { roi.append(i) }
+            #expect(faces.count == 1 && faces[0].detectorBox == Rect(x: 200, y: 140, w: 200, h: 200), "frame \(i)")
+        }
+        #expect(perFrame.allSatisfy { $0 >= 1 }, "landmarks on every frame")
+        #expect(roi == [1, 9, 17, 25, 33])
+    }
+}
