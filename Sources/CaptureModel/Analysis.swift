@@ -43,7 +43,9 @@ public struct DetectedFace: Sendable, Equatable {
     public var pitch: Double?
     public var roll: Double?
     /// The detector's own box for this face on this frame, before tracking (nil when the
-    /// detector did not confirm the face on this frame). `box` is the tracked one.
+    /// detector did not confirm the face on this frame). On a tracked frame the detector did not
+    /// search (`FaceAnalysis.TrackedSearchSchedule`: nothing changed), the box of its last
+    /// search, at most 250 ms of frame time old. `box` is the tracked one.
     public var detectorBox: Rect?
     public init(box: Rect, score: Double = 0, landmarks: [Point] = [], yaw: Double? = nil, pitch: Double? = nil,
                 roll: Double? = nil, detectorBox: Rect? = nil) {

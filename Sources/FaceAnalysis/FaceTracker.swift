@@ -50,7 +50,9 @@ public struct FaceTrackerConfig: Sendable, Equatable {
 /// 1. the detector (`TrackingFaceDetector`) searches the region predicted from the tracks'
 ///    landmarks (the ROI around their boxes), and on its own schedule the whole frame
 ///    (`DetectionStrategy.fullSearchInterval`, and whenever the ROI finds nothing), so that a
-///    new face is found;
+///    new face is found; while the tracked faces and the scene stay as they were, the last
+///    search's faces confirm the tracks for up to 250 ms (`TrackedSearchSchedule`) and the
+///    landmarks still run on every frame;
 /// 2. detections are matched to tracks by IoU ≥ `matchIoU`; a track whose detection overlaps it
 ///    by less than `reinitIoU`, or whose last fit degraded, starts again from the detection;
 /// 3. the landmark model runs on the box derived from the track's previous (filtered) landmarks,
@@ -123,7 +125,9 @@ public final class FaceTracker {
         for p in pairs where !used.contains(p.d) && !matchedTracks.contains(p.t) {
             used.insert(p.d); matchedTracks.insert(p.t)
             let det = detections[p.d]
-            if p.iou < config.reinitIoU || tracks[p.t].fitDegraded {
+            // A reused search (`lastReusedSearch`) is older than the track's own points: it
+            // confirms the track, it never restarts it (a degraded fit asked for a real search).
+            if !detector.lastReusedSearch && (p.iou < config.reinitIoU || tracks[p.t].fitDegraded) {
                 let hits = tracks[p.t].hits
                 tracks[p.t] = try start(gray, det, lm, seconds: seconds, timestampMs: timestampMs)
                 tracks[p.t].hits = min(config.minHits, hits + 1)
@@ -168,7 +172,11 @@ public final class FaceTracker {
             DetectedFace(box: tr.box, score: tr.score, landmarks: tr.points, yaw: tr.pose?.yaw,
                          pitch: tr.pose?.pitch, roll: tr.pose?.roll, detectorBox: tr.detectorBox)
         }
-        detector.setSearchRegions(tracks.map(\.box))
+        // The next frame needs the detector's own word when a track was not confirmed on this
+        // one (a coasting track must not be confirmed by an older search), is still tentative,
+        // or its landmarks ran off the face.
+        let searchNext = tracks.contains { !$0.confirmedThisFrame || $0.hits < config.minHits || $0.fitDegraded }
+        detector.setSearchRegions(tracks.map(\.box), searchNext: searchNext)
         return reported + extra.sorted { $0.score > $1.score }
     }
 

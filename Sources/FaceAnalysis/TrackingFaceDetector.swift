@@ -27,6 +27,11 @@ public struct DetectionStrategy: Sendable, Equatable {
     /// is searched only when the scene changed since the last search or half a second passed
     /// (`IdleSearchSchedule`, issue #28); nil searches every idle frame.
     public var idleSchedule: IdleSearchSchedule? = IdleSearchSchedule()
+    /// While a face is tracked and frame times are given, the ROI search and the periodic
+    /// whole-frame search run only when the tracked face or the scene changed or a time bound
+    /// passed (`TrackedSearchSchedule`, issue #28); the frames between are confirmed by the last
+    /// search's faces. nil searches every tracked frame.
+    public var trackedSchedule: TrackedSearchSchedule? = TrackedSearchSchedule()
     /// Tracking ROI: the last faces' bounding box grown by this fraction of the face size on
     /// every side (0.3: a move of 0.3 face between analysed frames, ~70 px for a 240-px face,
     /// stays inside; a larger jump falls back to the full-frame search). 0.4 cost 25 % more HOG
@@ -63,7 +68,9 @@ public struct DetectionStrategy: Sendable, Equatable {
 public final class TrackingFaceDetector {
     /// The backend (dlib HOG by default).
     public let backend: FaceDetecting
-    public var strategy: DetectionStrategy { didSet { schedule = strategy.idleSchedule } }
+    public var strategy: DetectionStrategy {
+        didSet { schedule = strategy.idleSchedule; tracked = strategy.trackedSchedule; lastSearchFound = [] }
+    }
     /// Boxes of the last frame, in source pixels (empty: no track).
     public private(set) var lastFaces: [Rect] = []
     private var framesSinceFullSearch = 0
@@ -78,27 +85,48 @@ public final class TrackingFaceDetector {
     private var roiScale: Double?
     /// The change detector's state (a copy of `strategy.idleSchedule`, reset while tracking).
     private var schedule: IdleSearchSchedule?
+    /// The tracked-frame schedule's state (a copy of `strategy.trackedSchedule`, reset while idle).
+    private var tracked: TrackedSearchSchedule?
+    /// The faces of the last frame whose ROI was searched: what a frame without a search reports.
+    private var lastSearchFound: [FaceDetection] = []
+    /// The next tracked frame is searched whatever the schedule says (`setSearchRegions`).
+    private var searchRequested = false
+    /// The ROI was searched on the last frame: the boxes `setSearchRegions` gives next are the
+    /// ones that search confirmed.
+    private var confirmPending = false
 
     /// Which searches ran on the last call (for tests and the bench).
     public enum Pass: String, Sendable { case roi, downscaled, fullResolution }
     public private(set) var lastPasses: [Pass] = []
+    /// True when the last call ran no ROI search and handed back the faces of the last one
+    /// (`DetectionStrategy.trackedSchedule`): they confirm the tracks, they are not new evidence.
+    public private(set) var lastReusedSearch = false
 
     public init(backend: FaceDetecting, strategy: DetectionStrategy = DetectionStrategy()) {
         self.backend = backend; self.strategy = strategy
         schedule = strategy.idleSchedule
+        tracked = strategy.trackedSchedule
     }
 
     /// Sets where the next frame's ROI search looks: the boxes a tracker predicts (e.g. from the
     /// faces' landmarks) instead of this frame's raw detections. Empty: no track (idle search).
-    public func setSearchRegions(_ boxes: [Rect]) {
+    /// `searchNext`: the next frame gets an ROI search whatever `DetectionStrategy.trackedSchedule`
+    /// says (the caller needs the detector's word on it, e.g. a track it did not confirm). After a
+    /// frame that was searched, `boxes` are the boxes that search confirmed, which later frames'
+    /// boxes are compared with.
+    public func setSearchRegions(_ boxes: [Rect], searchNext: Bool = false) {
         lastFaces = boxes
         if boxes.isEmpty { roiScale = nil }
+        searchRequested = searchNext
+        if confirmPending { tracked?.confirm(boxes); confirmPending = false }
     }
 
     /// Forgets the track (e.g. when the source restarts).
     public func reset() {
         lastFaces = []; framesSinceFullSearch = 0; fallbackSkips = 0; idleSkips = 0; roiScale = nil
         schedule = strategy.idleSchedule
+        tracked = strategy.trackedSchedule; lastSearchFound = []; searchRequested = false; lastReusedSearch = false
+        confirmPending = false
     }
 
     /// Faces on `gray` (the full source frame), boxes in its pixels, most confident first.
@@ -110,22 +138,50 @@ public final class TrackingFaceDetector {
     /// Faces on `gray` taken at `timestampMs` (the frame's time, ms; nil: no time, every idle
     /// frame is searched). While no face is tracked, `strategy.idleSchedule` decides from the
     /// frame time and the scene's change whether the frame is searched (`lastPasses` empty and
-    /// no faces when not).
+    /// no faces when not). While a face is tracked, `strategy.trackedSchedule` decides whether
+    /// the ROI is searched; when not, the last ROI search's faces come back
+    /// (`lastReusedSearch`, `lastPasses` without `.roi`).
     /// - Throws: the backend's error.
     public func detect(gray: Image, timestampMs: Int?) throws -> [FaceDetection] {
         lastPasses = []
+        lastReusedSearch = false
         var found: [FaceDetection] = []
         framesSinceFullSearch += 1
+        // The tracked frame's look and ROI blocks, when the tracked schedule decides.
+        var look: (t: Int, signature: SceneSignature, roi: [Bool])?
         if lastFaces.isEmpty {
+            tracked?.reset(); lastSearchFound = []
             if idleSkips > 0 { idleSkips -= 1; return [] }
             idleSkips = max(0, strategy.idleSearchInterval - 1)
             if let t = timestampMs, schedule != nil,
                schedule?.shouldSearch(timestampMs: t, signature: SceneSignature(gray: gray)) == false { return [] }
         } else {
             schedule?.reset()
-            found = try searchROI(gray)
+            if let t = timestampMs, tracked != nil {
+                let signature = SceneSignature(gray: gray)
+                let roi = SceneSignature.blocks(covering: roiRect(gray), width: gray.width, height: gray.height)
+                look = (t, signature, roi)
+                if tracked?.shouldSearchROI(timestampMs: t, signature: signature, regions: lastFaces, roiMask: roi,
+                                            force: searchRequested) == false {
+                    found = lastSearchFound
+                    lastReusedSearch = true
+                } else {
+                    found = try searchROI(gray)
+                }
+            } else {
+                found = try searchROI(gray)
+            }
         }
-        if found.isEmpty || framesSinceFullSearch >= strategy.fullSearchInterval {
+        searchRequested = false
+        var wholeDue = found.isEmpty || framesSinceFullSearch >= strategy.fullSearchInterval
+        if wholeDue, !found.isEmpty, let look {
+            // Tracked and due by the frame count: only when the outside of the ROI changed or
+            // the time bound passed (the count stays due, so the next frame asks again).
+            wholeDue = tracked?.shouldSearchWhole(timestampMs: look.t, signature: look.signature, roiMask: look.roi) ?? true
+        } else if wholeDue, let look {
+            tracked?.searchedWhole(timestampMs: look.t, signature: look.signature)
+        }
+        if wholeDue {
             framesSinceFullSearch = 0
             let whole = Rect(x: 0, y: 0, w: Double(gray.width), h: Double(gray.height))
             var global = try search(gray, roi: whole,
@@ -142,23 +198,40 @@ public final class TrackingFaceDetector {
             found = Self.merge(found, global)
         }
         found.sort { $0.score > $1.score }
+        if !lastReusedSearch || !lastPasses.isEmpty { lastSearchFound = found }
         lastFaces = found.map(\.box)
+        if !lastReusedSearch { tracked?.confirm(lastFaces); confirmPending = true }
         if found.isEmpty { roiScale = nil } else { fallbackSkips = 0; idleSkips = 0 }
         return found
     }
 
-    private func searchROI(_ gray: Image) throws -> [FaceDetection] {
+    /// The ROI around `lastFaces` (grown by `roiMargin`, clamped to the frame), before the ROI
+    /// search snaps it to the HOG cell grid.
+    private func roiRect(_ gray: Image) -> Rect {
+        let (minX, minY, maxX, maxY) = roiBounds(gray)
+        guard maxX > minX, maxY > minY else { return Rect(x: 0, y: 0, w: 0, h: 0) }
+        return Rect(x: minX, y: minY, w: maxX - minX, h: maxY - minY)
+    }
+
+    /// `roiRect`'s edges (left, top, right, bottom).
+    private func roiBounds(_ gray: Image) -> (Double, Double, Double, Double) {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        var minSize = Double.infinity
         for b in lastFaces {
             let m = strategy.roiMargin * max(b.w, b.h)
             minX = min(minX, b.x - m); minY = min(minY, b.y - m)
             maxX = max(maxX, b.x + b.w + m); maxY = max(maxY, b.y + b.h + m)
-            minSize = min(minSize, max(b.w, b.h))
         }
         minX = max(0, minX); minY = max(0, minY)
         maxX = min(Double(gray.width), maxX); maxY = min(Double(gray.height), maxY)
+        return (minX, minY, maxX, maxY)
+    }
+
+    private func searchROI(_ gray: Image) throws -> [FaceDetection] {
+        let bounds = roiBounds(gray)
+        var minX = bounds.0, minY = bounds.1
+        let maxX = bounds.2, maxY = bounds.3
         guard maxX - minX >= 40, maxY - minY >= 40 else { return [] }
+        let minSize = lastFaces.map { max($0.w, $0.h) }.min() ?? .infinity
         var scale = min(1, strategy.roiFaceSize / max(minSize, 1))
         if let kept = roiScale {
             let faceAtKept = minSize * kept

@@ -36,6 +36,25 @@ import TestSupport
                 "an image smaller than the grid always counts as changed")
     }
 
+    /// The block sums equal the plain per-sample definition (every 2nd pixel of every 2nd row,
+    /// block column x · 16 / w, row y · 12 / h) on odd and even sizes, including the analysis
+    /// gray of 720p (640 × 360) and of a 1080p frame at 1/4 (480 × 270).
+    @Test(arguments: [(640, 360), (480, 270), (641, 361), (33, 25), (16, 12)])
+    func signatureMatchesItsDefinition(size: (Int, Int)) {
+        let (w, h) = size
+        var noise = SplitMix(seed: UInt64(w * h))
+        let px = (0..<(w * h)).map { _ in UInt8(truncatingIfNeeded: Int(noise.next() % 256)) }
+        var sums = [Int](repeating: 0, count: 16 * 12), counts = sums
+        for y in stride(from: 0, to: h, by: 2) {
+            for x in stride(from: 0, to: w, by: 2) {
+                let b = (y * 12 / h) * 16 + x * 16 / w
+                sums[b] += Int(px[y * w + x]); counts[b] += 1
+            }
+        }
+        let want = zip(sums, counts).map { $1 > 0 ? Float($0) / Float($1) : 0 }
+        #expect(SceneSignature(gray: Image(width: w, height: h, layout: .gray, pixels: px)).means == want)
+    }
+
     /// Two seconds of an unchanged empty scene: searched on the first frame and then every
     /// 500 ms of frame time (4 of 60 frames), not on the others.
     @Test func unchangedEmptyFramesAreNotSearched() throws {
