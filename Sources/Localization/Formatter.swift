@@ -133,6 +133,9 @@ public enum TextFormatter {
         let width = s.width.map { String(min($0, maxWidth)) } ?? ""
         let precision = s.precision.map { ".\(min($0, maxWidth))" } ?? ""
         switch (s.type, arg) {
+        case (.int, .int(let n)) where cFlags.isEmpty && s.width == nil && s.precision == nil && "diD".contains(s.conversion):
+            // What `%lld` writes, without Foundation's formatter (issue #28: the first screen's texts).
+            return String(n)
         case (.int, .int(let n)):
             let conv: String
             switch s.conversion {
