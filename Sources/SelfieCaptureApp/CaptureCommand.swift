@@ -179,7 +179,8 @@ public struct CaptureSetup {
         // texts and the demo photo (each `.current()` built the environment's dictionary and
         // read /proc/self/exe again: issue #28, the first screen).
         let inputs = LocalizationInputs.current()
-        let builtIn = try AppResources.requireStringTables(inputs: inputs)
+        let resources = ResourceLocator.locate(inputs: inputs)   // the tables, and the photo (stat only)
+        let builtIn = try AppResources.requireStringTables(inputs: inputs, location: resources)
         let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"), builtInPath: builtIn,
                                          inputs: inputs)
         for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputProblem(dir) }
@@ -198,7 +199,7 @@ public struct CaptureSetup {
             throw AppError.inputProblem(spec)
         }
         // The demo's photo is found before the screen starts (a camera path: `checkCameraPath`).
-        if kind == .demo { _ = try AppResources.requireDemoPhoto(inputs: inputs) }
+        if kind == .demo { _ = try AppResources.requireDemoPhoto(inputs: inputs, location: resources) }
         if spec == "-", a.flag("--loop") {
             // A pipe cannot be read twice; saying so beats "ended … (use --loop)" at its end.
             throw AppError.invalidValue(option: "--loop", value: "--source -",
