@@ -45,7 +45,9 @@ let package = Package(
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"),
                                                      .linkedLibrary("icudata")]),
-        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),   // OpenSSL libcrypto (SHA-256)
+        // OpenSSL libcrypto (SHA-256), dlopened on first use (issue #28: only a run's end and
+        // `verify` hash); only its headers are used at build time (libssl-dev).
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),   // zlib: kitty pictures sent with o=z
         // libchafa 1.12 (terminal pictures), dlopened with glib on first use (issue #28: the first
         // screens draw no picture); only its headers are used at build time (libchafa-dev). The

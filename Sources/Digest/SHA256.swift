@@ -14,6 +14,8 @@ public enum DigestError: Error, Equatable, Sendable {
     case read(path: String, errno: Int32)
     /// The path is not a regular file (a folder, device, socket…).
     case notARegularFile(path: String)
+    /// libcrypto (dlopened on first use, issue #28) could not be loaded: its name and dlerror's words.
+    case library(String, String)
 }
 
 /// SHA-256 (FIPS 180-4) computed by OpenSSL's libcrypto through the `CCrypto` shim, streaming:
@@ -30,6 +32,7 @@ public final class SHA256 {
     /// A fresh digest.
     /// - Throws: `DigestError.evp("EVP_DigestInit_ex")` when OpenSSL cannot set one up.
     public init() throws {
+        if let why = ccrypto_load() { throw DigestError.library(CCRYPTO_LIBRARY, String(cString: why)) }
         guard let c = ccrypto_sha256_new() else { throw DigestError.evp("EVP_DigestInit_ex") }
         context = c
     }
@@ -107,5 +110,8 @@ public final class SHA256 {
     }
 
     /// The OpenSSL version string (for diagnostics).
-    public static var libraryVersion: String { String(cString: ccrypto_version()) }
+    public static var libraryVersion: String { ccrypto_version().map { String(cString: $0) } ?? "libcrypto not loaded" }
+
+    /// Whether libcrypto was loaded in this process (it is dlopened by the first digest).
+    public static var libraryLoaded: Bool { ccrypto_is_loaded() != 0 }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Why a text could not be formatted with the given arguments.
 public enum FormatError: Error, Equatable, Sendable {
@@ -28,19 +29,33 @@ public enum TextFormatter {
     /// - Throws: `FormatError`.
     public static func format(_ format: String, _ args: [FormatArgument], locale: String? = nil) throws -> String {
         try render(FormatString.tokenize(format), args, first: 1, entry: nil, locale: locale ?? "en", depth: 0,
-                   decimalSeparator: locale.map(decimalSeparator(for:)) ?? ".")
+                   separatorLocale: locale)
     }
 
-    /// `,` when CLDR's decimal symbol for `locale` is a comma, else `.`.
+    /// `,` when CLDR's decimal symbol for `locale` is a comma, else `.`. Asked of Foundation's
+    /// `Locale` once per locale and process (it opens an ICU number formatter: ~1 ms, the first
+    /// time, of the first screen; issue #28), and only when a number with a fraction is written.
     public static func decimalSeparator(for locale: String) -> String {
-        Locale(identifier: locale).decimalSeparator == "," ? "," : "."
+        if let known = separators.withLock({ $0[locale] }) { return known }
+        let separator = Locale(identifier: locale).decimalSeparator == "," ? "," : "."
+        separators.withLock { $0[locale] = separator }
+        return separator
     }
+
+    /// The separators found so far, by locale.
+    private static let separators = Mutex<[String: String]>([:])
+    /// Whether `Locale` was asked for `locale`'s separator in this process (tests: not for a text
+    /// without a `%f`-like conversion).
+    static func separatorLookedUp(for locale: String) -> Bool { separators.withLock { $0[locale] != nil } }
+
+    /// The separator for `locale` (nil: `.`), looked up only when called.
+    static func separator(_ locale: String?) -> String { locale.map(decimalSeparator(for:)) ?? "." }
 
     /// A `.stringsdict` entry with `args`, choosing plural variants for `locale`.
     /// - Throws: `FormatError`.
     public static func format(_ entry: StringsdictEntry, _ args: [FormatArgument], locale: String) throws -> String {
         try render(FormatString.tokenize(entry.format), args, first: 1, entry: entry, locale: locale, depth: 0,
-                   decimalSeparator: decimalSeparator(for: locale))
+                   separatorLocale: locale)
     }
 
     /// The variant Apple's rules pick for `number`: an explicit `zero` wins for 0 in every language
@@ -76,7 +91,7 @@ public enum TextFormatter {
     }
 
     static func render(_ tokens: [FormatToken], _ args: [FormatArgument], first: Int, entry: StringsdictEntry?,
-                       locale: String, depth: Int, decimalSeparator: String) throws -> String {
+                       locale: String, depth: Int, separatorLocale: String?) throws -> String {
         var out = ""
         var next = first
         for t in tokens {
@@ -87,7 +102,7 @@ public enum TextFormatter {
                 let index: Int
                 if let p = s.position { index = p } else { index = next; next += 1 }
                 guard index >= 1, index <= args.count else { throw FormatError.missingArgument(index: index) }
-                out += try convert(s, args[index - 1], index: index, decimalSeparator: decimalSeparator)
+                out += try convert(s, args[index - 1], index: index, decimalSeparator: separator(separatorLocale))
             case .variable(let name, let position, _):
                 guard let entry, let v = entry.variables[name] else { throw FormatError.undefinedVariable(name) }
                 let index: Int
@@ -100,7 +115,7 @@ public enum TextFormatter {
                     throw FormatError.typeMismatch(index: index, expected: v.valueType?.type ?? .int, got: FormatArgumentType(arg))
                 }
                 out += try render(FormatString.tokenize(text), args, first: index, entry: entry, locale: locale, depth: depth + 1,
-                                  decimalSeparator: decimalSeparator)
+                                  separatorLocale: separatorLocale)
             }
         }
         return out
@@ -110,13 +125,17 @@ public enum TextFormatter {
     public static let maxWidth = 256
 
     /// One conversion of one typed argument.
-    static func convert(_ s: FormatSpecifier, _ arg: FormatArgument, index: Int, decimalSeparator: String = ".") throws -> String {
+    static func convert(_ s: FormatSpecifier, _ arg: FormatArgument, index: Int,
+                        decimalSeparator: @autoclosure () -> String = ".") throws -> String {
         let cFlags = s.flags.filter { $0 != "'" }
         // Width and precision are capped at `maxWidth` so a hostile translation cannot ask for
         // megabytes of padding.
         let width = s.width.map { String(min($0, maxWidth)) } ?? ""
         let precision = s.precision.map { ".\(min($0, maxWidth))" } ?? ""
         switch (s.type, arg) {
+        case (.int, .int(let n)) where cFlags.isEmpty && s.width == nil && s.precision == nil && "diD".contains(s.conversion):
+            // What `%lld` writes, without Foundation's formatter (issue #28: the first screen's texts).
+            return String(n)
         case (.int, .int(let n)):
             let conv: String
             switch s.conversion {
@@ -128,10 +147,12 @@ public enum TextFormatter {
             return String(format: "%" + cFlags + width + precision + "ll" + conv, Int64(n))
         case (.double, .double(let d)):
             let text = String(format: "%" + cFlags + width + precision + String(s.conversion), d)
-            return decimalSeparator == "." ? text : text.replacingOccurrences(of: ".", with: decimalSeparator)
+            let separator = decimalSeparator()
+            return separator == "." ? text : text.replacingOccurrences(of: ".", with: separator)
         case (.double, .int(let n)):
             let text = String(format: "%" + cFlags + width + precision + String(s.conversion), Double(n))
-            return decimalSeparator == "." ? text : text.replacingOccurrences(of: ".", with: decimalSeparator)
+            let separator = decimalSeparator()
+            return separator == "." ? text : text.replacingOccurrences(of: ".", with: separator)
         case (.string, .string(let str)):
             var text = str
             if let p = s.precision, text.count > p { text = String(text.prefix(p)) }

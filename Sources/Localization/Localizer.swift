@@ -141,22 +141,29 @@ public struct Localizer: Localizing, Sendable {
             let key = LocaleResolver.matchKey(lang)
             return f.positions.first { LocaleResolver.matchKey($0.key) == key }?.value[k]
         }
-        // Reference signatures: the lowest layer that has the key in the base language.
+        // Reference signatures: the lowest layer that has the key in the base language. Each
+        // base text's signature is worked out once (the chain's base language reuses it).
         var reference: [String: [Int: FormatArgumentType]] = [:]
+        var baseSignatures: [[String: (types: [Int: FormatArgumentType], conflicts: [String])]] = []
         for f in loaded {
-            guard let t = tableOf(f, base) else { continue }
-            for (k, v) in t where reference[k] == nil {
+            var sigs: [String: (types: [Int: FormatArgumentType], conflicts: [String])] = [:]
+            for (k, v) in tableOf(f, base) ?? [:] {
                 let sig = v.signature
-                if sig.conflicts.isEmpty { reference[k] = sig.types }
+                sigs[k] = sig
+                if reference[k] == nil, sig.conflicts.isEmpty { reference[k] = sig.types }
             }
+            baseSignatures.append(sigs)
         }
+        let baseKey = LocaleResolver.matchKey(base)
         var tables: [[String: LocalizedText]] = []
         for lang in chain {
             var merged: [String: LocalizedText] = [:]
-            for f in loaded {
+            let isBase = LocaleResolver.matchKey(lang) == baseKey
+            for (fi, f) in loaded.enumerated() {
                 guard let t = tableOf(f, lang) else { continue }
                 for (k, v) in t {
-                    if let problem = Localizer.mismatch(v, against: reference[k]) {
+                    let sig = (isBase ? baseSignatures[fi][k] : nil) ?? v.signature
+                    if let problem = Localizer.mismatch(signature: sig, against: reference[k]) {
                         let at = positionOf(f, lang, k)
                         diags.append(Diagnostic(.error, file: sourceOf(f, lang, k), line: at?.line, column: at?.column, keyPath: k,
                                                 message: problem + "; the text is ignored and a fallback is used"))
@@ -187,7 +194,12 @@ public struct Localizer: Localizing, Sendable {
 
     /// Why `text` does not fit the base signature, or nil when it does (fewer arguments is fine).
     static func mismatch(_ text: LocalizedText, against reference: [Int: FormatArgumentType]?) -> String? {
-        let sig = text.signature
+        mismatch(signature: text.signature, against: reference)
+    }
+
+    /// The same for a text's `signature` already worked out.
+    static func mismatch(signature sig: (types: [Int: FormatArgumentType], conflicts: [String]),
+                         against reference: [Int: FormatArgumentType]?) -> String? {
         if let c = sig.conflicts.first { return c }
         guard let reference else { return nil }
         for (index, type) in sig.types.sorted(by: { $0.key < $1.key }) {

@@ -40,7 +40,7 @@ public enum ResourceLocator {
     public static func locate(inputs: LocalizationInputs, demoPhoto lookForPhoto: Bool = true) -> ResourceLocation {
         var loc = ResourceLocation(localizations: nil, demoPhoto: nil, searchedLocalizations: [], searchedDemoPhoto: [])
         let env = inputs.environment
-        func fileExists(_ p: String) -> Bool { inputs.readFile(p) != nil }
+        func fileExists(_ p: String) -> Bool { inputs.fileReadable(p) }
         // An override names the one place to use: when it is wrong, that is the error (no
         // silent fall-back to other tables than the ones asked for).
         var wantTables = true, wantPhoto = lookForPhoto

@@ -118,12 +118,17 @@ final class AnalysisPipeline {
         return analyzer.flatMap { try? $0.analyze(AnalysisJob(frame: frame)) }.map { [$0] } ?? []
     }
 
-    /// Waits for the analysis thread to finish what it holds, and returns its results (the last
-    /// recorded frames' analyses, before result.json is written).
-    func drain() -> [FrameAnalysis] {
-        guard let worker else { return [] }
-        worker.waitUntilIdle()
-        return worker.takeResults().compactMap { if case .success(let a) = $0 { a } else { nil } }
+    /// The run reached its result: waits for the analysis thread to finish what it holds and
+    /// returns its results (the last recorded frames' analyses, before result.json is written),
+    /// then lets the models go (`releaseModels`): the result screen analyses nothing.
+    func finishAnalysis() -> [FrameAnalysis] {
+        var last: [FrameAnalysis] = []
+        if let worker {
+            worker.waitUntilIdle()
+            last = worker.takeResults().compactMap { if case .success(let a) = $0 { a } else { nil } }
+        }
+        releaseModels()
+        return last
     }
 
     /// Judges an analysis (`Guidance`): the frame's eyes verdict becomes the guidance's (issue
@@ -161,6 +166,24 @@ final class AnalysisPipeline {
     /// - Returns: false when it outlasted `ms`.
     @discardableResult
     func waitForLoader(ms: Int) -> Bool { loader?.waitUntilEnded(ms: ms) ?? true }
+
+    /// The run reached its result (`finishAnalysis`): nothing analyses a frame again, so the
+    /// analysis thread stops and the analyzer and its models (the landmark model's
+    /// 62 MB at any camera size) are let go before the result's files are written (issue #28:
+    /// at 1080p they were written on top of the models, the run's peak RSS). When the thread
+    /// is still inside a frame after `waitMs`, nothing is let go (no model is freed under it).
+    /// - Returns: whether the models were let go.
+    @discardableResult
+    func releaseModels(waitMs: Int = 2000) -> Bool {
+        if let worker {
+            guard worker.stop(waitingUpToMs: waitMs) else { return false }
+            self.worker = nil
+        }
+        analyzer = nil
+        resetTracking = {}
+        modelState.set(.idle)
+        return true
+    }
 
     /// At the end of the run: the analysis thread stops, the log closes.
     func stop() {

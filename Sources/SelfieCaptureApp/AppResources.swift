@@ -14,8 +14,9 @@ enum AppResources {
     /// The folder of built-in tables.
     /// - Throws: `AppError.stringTablesMissing` (exit 66) when none is found, or the one found
     ///   (e.g. `$SELFIE_CAPTURE_LOCALIZATIONS`) holds no `en.lproj` and no String Catalog.
-    static func requireStringTables(inputs: LocalizationInputs = .current()) throws -> String {
-        let loc = ResourceLocator.locate(inputs: inputs, demoPhoto: false)
+    /// - Parameter location: what `ResourceLocator.locate` found, when the caller has it.
+    static func requireStringTables(inputs: LocalizationInputs = .current(), location: ResourceLocation? = nil) throws -> String {
+        let loc = location ?? ResourceLocator.locate(inputs: inputs, demoPhoto: false)
         guard let dir = loc.localizations,
               inputs.directoryExists(dir + "/" + ResourceLocator.marker)
                 || inputs.readFile(dir + "/" + StringsFolder.catalogName) != nil else {
@@ -26,8 +27,8 @@ enum AppResources {
 
     /// The demo photo's path.
     /// - Throws: `AppError.demoPhotoMissing` (exit 66) with the files looked for.
-    static func requireDemoPhoto(inputs: LocalizationInputs = .current()) throws -> String {
-        let loc = ResourceLocator.locate(inputs: inputs)
+    static func requireDemoPhoto(inputs: LocalizationInputs = .current(), location: ResourceLocation? = nil) throws -> String {
+        let loc = location ?? ResourceLocator.locate(inputs: inputs)
         guard let p = loc.demoPhoto else { throw AppError.demoPhotoMissing(searched: loc.searchedDemoPhoto) }
         return p
     }

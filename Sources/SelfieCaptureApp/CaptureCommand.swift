@@ -175,8 +175,14 @@ public struct CaptureSetup {
         }
         if a.flag("--guide-before-start") { layout.overrides.guideBeforeStart = true }
         settings.guideBeforeStart = layout.overrides.guideBeforeStart
-        let builtIn = try AppResources.requireStringTables()
-        let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"), builtInPath: builtIn)
+        // One look at the environment, the executable's path and the resources for the run's
+        // texts and the demo photo (each `.current()` built the environment's dictionary and
+        // read /proc/self/exe again: issue #28, the first screen).
+        let inputs = LocalizationInputs.current()
+        let resources = ResourceLocator.locate(inputs: inputs)   // the tables, and the photo (stat only)
+        let builtIn = try AppResources.requireStringTables(inputs: inputs, location: resources)
+        let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"), builtInPath: builtIn,
+                                         inputs: inputs)
         for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputProblem(dir) }
 
         // Source: the spec, or the first V4L2 camera.
@@ -193,7 +199,7 @@ public struct CaptureSetup {
             throw AppError.inputProblem(spec)
         }
         // The demo's photo is found before the screen starts (a camera path: `checkCameraPath`).
-        if kind == .demo { _ = try AppResources.requireDemoPhoto() }
+        if kind == .demo { _ = try AppResources.requireDemoPhoto(inputs: inputs, location: resources) }
         if spec == "-", a.flag("--loop") {
             // A pipe cannot be read twice; saying so beats "ended … (use --loop)" at its end.
             throw AppError.invalidValue(option: "--loop", value: "--source -",

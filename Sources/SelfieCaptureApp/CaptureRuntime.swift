@@ -388,9 +388,9 @@ public final class CaptureRuntime {
     }
 
     /// The machine's `writeResult`: the recording's documents (the last recorded frames may
-    /// still be in the analyser), then `outputSaved`.
+    /// still be in the analyser; the models go first: peak RSS, issue #28), then `outputSaved`.
     func writeResult() {
-        for a in analysis.drain() { recording.attach(a) }
+        for a in analysis.finishAnalysis() { recording.attach(a) }
         let facts = RecordingSession.ResultFacts(
             attempt: machine.attempt, plan: machine.collectionPlan, shortfalls: machine.patience.shortfalls,
             challenge: ResultWriter.challengeResult(machine.challenge), sourceFrames: source.sourceFramesJSON(analysed: analysis.analysedFrames),

@@ -4,6 +4,13 @@ import Foundation
 /// The commands and their options (DESIGN.md "Command line"). Help text is generated from these
 /// specs, so an option cannot exist without being documented.
 public enum Commands {
+    /// A number as `%g` writes it, for the help texts: a whole number below 10⁶ in Swift
+    /// (`String(format:)` is Foundation's formatter, set up on the first screen only for this
+    /// before issue #28), anything else through `%g`.
+    static func helpNumber(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e6 && !(x == 0 && x.sign == .minus) ? String(Int(x)) : String(format: "%g", x)
+    }
+
     public static let version = "0.1.0"
 
     static let sourceHelp = "frame source: /dev/videoN, a .avi (MJPEG), a .mjpeg stream, a .y4m file, - (y4m on stdin) or demo; default: the first V4L2 camera"
@@ -22,7 +29,7 @@ public enum Commands {
             OptionSpec("--frames-to-collect", .integer(0...1000), help: "number of frames to collect as JPEG files (default 3, as Mobai)"),
             OptionSpec("--frame-interval", .integer(1...1000), help: "keep one frame every N recorded frames while collecting (default 10, as Mobai)"),
             OptionSpec("--frames-before-capture", .integer(0...10_000), help: "recorded frames to skip before collecting (default 10, as Mobai)"),
-            OptionSpec("--time-before-capture", .number(0...60), help: "countdown in seconds while the face is valid and still (default \(String(format: "%g", CaptureOptions.defaultTimeBeforeAutomaticCapture)))"),
+            OptionSpec("--time-before-capture", .number(0...60), help: "countdown in seconds while the face is valid and still (default \(helpNumber(CaptureOptions.defaultTimeBeforeAutomaticCapture)))"),
             OptionSpec("--preview", .choice(["fit", "fill"]), help: "preview scale type (default fill)"),
             OptionSpec("--no-mirror", .flag, help: "do not mirror the preview (a selfie preview is mirrored by default)"),
             OptionSpec("--payload-optimization", .flag, help: "crop collected frames to the face and re-encode them smaller"),

@@ -107,6 +107,7 @@ enum EvidenceFolder {
         case .open(_, let e)?, .read(_, let e)?: return String(cString: strerror(e))
         case .notARegularFile?: return "not a regular file"
         case .evp(let call)?: return "OpenSSL \(call) failed"
+        case .library(let name, let why)?: return "cannot load \(name) (\(why)); install libssl3"
         case nil: return "\(error)"
         }
     }

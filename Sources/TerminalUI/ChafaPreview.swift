@@ -69,10 +69,15 @@ public enum ChafaPreview {
         cchafa_tag_sextant() | cchafa_tag_quad() | cchafa_tag_half() | cchafa_tag_block() | cchafa_tag_space() | cchafa_tag_solid()
     }
 
-    /// chafa's work factor for symbols (0...1: how many symbols it tries per cell): 0.3, which
-    /// measured the same SSIM as 1.0 (0.967 at 80×24) in a quarter of the time (9.5 vs 35.8 ms,
-    /// make bench, 2026-12-01).
-    static let symbolWorkFactor: Float = 0.3
+    /// chafa's work factor for symbols (0...1; libchafa 1.12 tries `Int(10 · factor + 0.5)`
+    /// candidate symbols per cell, at least 1, picked from the cell's two-colour bitmap): 0.1,
+    /// one candidate. 0.3 (three) measured the same SSIM as 1.0 (0.967 at 80×24) in a quarter of
+    /// the time (make bench, 2026-12-01); 0.1 costs 0.001 of SSIM at 200×60 (0.986 → 0.985, the
+    /// chafa CLI 0.988: within issue #28's 0.01) for ~12 % less of chafa's CPU (DECISIONS
+    /// 2026-12-02, "Symbols at 200×60").
+    static let symbolWorkFactor: Float = 0.1
+    /// chafa's work factor for the pixel modes (sixel, kitty, iTerm2): 0.3, as before issue #28.
+    static let pixelWorkFactor: Float = 0.3
 
     /// chafa's canvas mode for a colour mode: truecolor; 240 indexed colours for 256 (the 16
     /// ANSI ones vary by theme; chafa's own CLI does the same); 16.
@@ -100,10 +105,11 @@ public enum ChafaPreview {
             lock.lock(); defer { lock.unlock() }
             if key != k {
                 if let canvas { cchafa_canvas_free(canvas) }
-                // Dithering only where colours are few; work factor 0.5 (chafa's CLI default).
+                // Dithering only where colours are few.
                 let dither: Int32 = k.canvasMode == 0 ? 0 : 1
                 canvas = cchafa_canvas_new(k.pixelMode, k.canvasMode, k.cols, k.rows, k.cw, k.ch,
-                                           k.pixelMode == 0 ? ChafaPreview.symbolTags : 0, dither, ChafaPreview.symbolWorkFactor)
+                                           k.pixelMode == 0 ? ChafaPreview.symbolTags : 0, dither,
+                                           k.pixelMode == 0 ? ChafaPreview.symbolWorkFactor : ChafaPreview.pixelWorkFactor)
                 key = canvas == nil ? nil : k
             }
             guard let canvas else { return nil }

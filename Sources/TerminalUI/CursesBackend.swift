@@ -42,6 +42,10 @@ public final class CursesBackend: TerminalBackend {
     /// camera noise does not resend a preview cell; 0 disables it. Default 6.
     public var colorTolerance = 6
     private var pairCache: [PairKey: Int32] = [:]
+    /// The last colours asked for and their pair: neighbouring cells mostly share their colours,
+    /// so most cells skip the colour quantising and the table's hashing (issue #28: the lookup
+    /// was a third of the first screen's draw). Forgotten with the table.
+    private var lastPair: (fg: Color, bg: Color, pair: Int32)?
     private var nextPair: Int32 = 1
     private let maxPair: Int32
     private var savedStderr: Int32 = -1
@@ -209,6 +213,14 @@ public final class CursesBackend: TerminalBackend {
     /// The pair for `style`, or nil when the table is full (the caller restarts the frame).
     private func pair(for style: Style) -> Int32? {
         guard colorMode != .none else { return 0 }
+        if let last = lastPair, last.fg == style.fg, last.bg == style.bg { return last.pair }
+        guard let p = newPair(for: style) else { return nil }
+        lastPair = (style.fg, style.bg, p)
+        return p
+    }
+
+    /// `pair(for:)` without the one-entry memo.
+    private func newPair(for style: Style) -> Int32? {
         let fg = Int32(ColorQuantizer.number(style.fg, mode: colorMode, colors: terminfoColors))
         let bg = Int32(ColorQuantizer.number(style.bg, mode: colorMode, colors: terminfoColors))
         if fg == -1 && bg == -1 { return 0 }
@@ -316,6 +328,7 @@ public final class CursesBackend: TerminalBackend {
                         if attempt == 1 {
                             // Pair table full: start over with an empty cache and repaint everything.
                             pairCache.removeAll(keepingCapacity: true)
+                            lastPair = nil
                             nextPair = 1
                             full = true
                             continue outer

@@ -195,6 +195,15 @@ public struct PreviewRenderer: Sendable {
         return (out, outKind)
     }
 
+    /// `sum / n` for a mean of `n` samples of 0…255 (`sum` ≤ 255·`n`): a multiplication by
+    /// ⌈2³²/n⌉ and a shift for `n` ≤ 256 (exact there: checked for every such sum and `n` in
+    /// CompositeOracleTests), a division beyond.
+    @inline(__always) static func quotient(_ sum: Int, _ n: Int) -> UInt8 {
+        n <= 256 ? UInt8(truncatingIfNeeded: (sum &* reciprocals[n]) >> 32) : UInt8(truncatingIfNeeded: sum / n)
+    }
+    /// ⌈2³²/n⌉ for n in 1...256 (index 0 unused).
+    static let reciprocals: [Int] = (0...256).map { $0 == 0 ? 0 : ((1 << 32) + $0 - 1) / $0 }
+
     /// The preview as a `gridWidth × gridHeight` picture of square pixels: `image` scaled
     /// (fit/fill, mirrored), the outside of the oval dimmed, the outline `lineWidth` pixels
     /// thick, the recording ring and the countdown digits at `digitScale` grid pixels per font
@@ -218,50 +227,65 @@ public struct PreviewRenderer: Sendable {
         // fit/fill transform, so it stays on the same image pixels the guidance rules judge
         // (CaptureFlow.FaceOval). Before the first frame the preview area stands for the frame.
         let ocx = g.ocx, ocy = g.ocy, oax = g.oax, oay = g.oay
-        @inline(__always) func inside(_ x: Int, _ y: Int) -> Bool {
-            let dx = (Double(x) + 0.5 - ocx) / oax, dy = (Double(y) + 0.5 - ocy) / oay
-            return dx * dx + dy * dy <= 1
-        }
 
         var grid = [RGB](repeating: letterbox, count: gw * gh)
         var kind = [UInt8](repeating: 0, count: gw * gh)  // 0 outside, 1 inside, 2 outline, 3 ink
-        for gy in 0..<gh {
-            let v0 = (Double(gy) - oy) / s, v1 = (Double(gy + 1) - oy) / s
-            let y0 = max(0, Int(v0)), y1 = min(ih, Int(v1.rounded(.up)))
-            for gx in 0..<gw {
-                let i = gy * gw + gx
-                let ins = inside(gx, gy)
-                if !showsOval {
-                    kind[i] = 1
-                } else if ins {
-                    let edge: Bool
-                    if lineWidth <= 1 {
-                        edge = !inside(gx - 1, gy) || !inside(gx + 1, gy) || !inside(gx, gy - 1) || !inside(gx, gy + 1)
-                    } else {
-                        let dx = (Double(gx) + 0.5 - ocx) / oax, dy = (Double(gy) + 0.5 - ocy) / oay
-                        edge = (dx * dx + dy * dy).squareRoot() >= 1 - Double(lineWidth) / max(1, min(oax, oay))
+        // Once per column and per row instead of per pixel (issue #28: this loop was most of the
+        // Swift side of a 200×60 symbol frame): the oval test's squared terms (the same products
+        // `inside` forms, added in the same order) for x in -1...gw and y in -1...gh, and each
+        // column's source span (mirrored; empty when none).
+        var qx = [Double](repeating: 0, count: gw + 2), qy = [Double](repeating: 0, count: gh + 2)
+        for x in -1...gw { let d = (Double(x) + 0.5 - ocx) / oax; qx[x + 1] = d * d }
+        for y in -1...gh { let d = (Double(y) + 0.5 - ocy) / oay; qy[y + 1] = d * d }
+        var spanX0 = [Int](repeating: 0, count: gw), spanX1 = [Int](repeating: 0, count: gw)
+        for gx in 0..<gw {
+            let u0 = (Double(gx) - ox) / s, u1 = (Double(gx + 1) - ox) / s
+            var x0 = max(0, Int(u0)), x1 = min(iw, Int(u1.rounded(.up)))
+            guard x0 < x1 else { continue }
+            if mirrored { let m0 = iw - x1, m1 = iw - x0; x0 = m0; x1 = m1 }
+            spanX0[gx] = x0; spanX1[gx] = x1
+        }
+        let edgeLimit = 1 - Double(lineWidth) / max(1, min(oax, oay)), step3 = step * 3
+        grid.withUnsafeMutableBufferPointer { gp in
+        kind.withUnsafeMutableBufferPointer { kp in
+        pix.withUnsafeBufferPointer { pp in
+            for gy in 0..<gh {
+                let v0 = (Double(gy) - oy) / s, v1 = (Double(gy + 1) - oy) / s
+                let y0 = max(0, Int(v0)), y1 = min(ih, Int(v1.rounded(.up)))
+                let qyUp = qy[gy], qyHere = qy[gy + 1], qyDown = qy[gy + 2]
+                for gx in 0..<gw {
+                    let i = gy * gw + gx
+                    let q = qx[gx + 1]
+                    if !showsOval {
+                        kp[i] = 1
+                    } else if q + qyHere <= 1 {
+                        let edge: Bool
+                        if lineWidth <= 1 {
+                            edge = !(qx[gx] + qyHere <= 1) || !(qx[gx + 2] + qyHere <= 1) || !(q + qyUp <= 1) || !(q + qyDown <= 1)
+                        } else {
+                            edge = (q + qyHere).squareRoot() >= edgeLimit
+                        }
+                        kp[i] = edge ? 2 : 1
                     }
-                    kind[i] = edge ? 2 : 1
-                }
-                guard hasPixels, y0 < y1 else { continue }
-                let u0 = (Double(gx) - ox) / s, u1 = (Double(gx + 1) - ox) / s
-                var x0 = max(0, Int(u0)), x1 = min(iw, Int(u1.rounded(.up)))
-                guard x0 < x1 else { continue }
-                if mirrored { let m0 = iw - x1, m1 = iw - x0; x0 = m0; x1 = m1 }
-                var r = 0, g = 0, b = 0, n = 0
-                var yy = y0
-                while yy < y1 {
-                    var xx = x0
-                    let row = yy * iw
-                    while xx < x1 {
-                        let p = (row + xx) * 3
-                        r += Int(pix[p]); g += Int(pix[p + 1]); b += Int(pix[p + 2]); n += 1
-                        xx += step
+                    guard hasPixels, y0 < y1 else { continue }
+                    let x0 = spanX0[gx], x1 = spanX1[gx]
+                    guard x0 < x1 else { continue }
+                    var r = 0, g = 0, b = 0, n = 0
+                    var yy = y0
+                    while yy < y1 {
+                        var p = (yy * iw + x0) * 3
+                        let end = (yy * iw + x1) * 3
+                        while p < end {
+                            r &+= Int(pp[p]); g &+= Int(pp[p + 1]); b &+= Int(pp[p + 2]); n &+= 1
+                            p &+= step3
+                        }
+                        yy += step
                     }
-                    yy += step
+                    if n > 0 { gp[i] = RGB(Self.quotient(r, n), Self.quotient(g, n), Self.quotient(b, n)) }
                 }
-                if n > 0 { grid[i] = RGB(UInt8(r / n), UInt8(g / n), UInt8(b / n)) }
             }
+        }
+        }
         }
         for i in 0..<grid.count {
             switch kind[i] {

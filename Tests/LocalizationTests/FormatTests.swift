@@ -50,6 +50,20 @@ private func fmt(_ f: String, _ a: [FormatArgument]) throws -> String { try Text
         #expect(try TextFormatter.format("%.1f", [.double(2.46)], locale: "ja") == "2.5")
     }
 
+    /// The locale's separator is asked of Foundation only when a number with a fraction is
+    /// written (issue #28: the first screen's texts opened an ICU number formatter for nothing),
+    /// and the answer stays CLDR's: `de-CH` writes `.` (de writes `,`), `nl` writes `,`.
+    @Test func separatorOnlyForFractions() throws {
+        #expect(try TextFormatter.format("%d and %@", [.int(3), .string("x")], locale: "de-CH") == "3 and x")
+        #expect(!TextFormatter.separatorLookedUp(for: "de-CH"))
+        #expect(try TextFormatter.format("%.1f", [.double(1.26)], locale: "de-CH") == "1.3")
+        #expect(TextFormatter.separatorLookedUp(for: "de-CH"))
+        let entry = StringsdictEntry(key: "k", format: "%#@n@ at %.1f",
+                                     variables: ["n": PluralVariable(name: "n", valueType: nil, variants: [.one: "%d file", .other: "%d files"])])
+        #expect(try TextFormatter.format(entry, [.int(2), .double(0.5)], locale: "nl") == "2 files at 0,5")
+        #expect(try TextFormatter.format(entry, [.int(2), .double(0.5)], locale: "nl") == "2 files at 0,5")   // cached
+    }
+
     /// Typed arguments: a mismatch or a missing argument throws instead of reading garbage.
     @Test func typeChecks() {
         #expect(throws: FormatError.typeMismatch(index: 1, expected: .int, got: .string)) { try fmt("%d", [.string("x")]) }

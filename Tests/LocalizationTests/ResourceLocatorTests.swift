@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Localization
 
@@ -49,5 +50,29 @@ import Testing
     @Test func dotDotIsResolved() {
         #expect(ResourceLocator.normalize("/usr/local/bin/../share/selfie-capture") == "/usr/local/share/selfie-capture")
         #expect(ResourceLocator.normalize("/bin/../../share") == "/share")
+    }
+}
+
+/// The demo photo is found without reading it (issue #28: 791 kB read at every start, ~1 ms
+/// of the first screen), and a folder or a missing file is not a photo.
+@Suite struct ResourceLocatorReadsNothingTests {
+    @Test func photoFoundByItsPathAlone() {
+        var inputs = memoryInputs(["/src/p/Localizations/en.lproj/Localizable.strings": "",
+                                   "/src/p/Resources/demo/astronaut.png": "png"], exe: "/src/p/.build/release/selfie-capture")
+        // `fileReadable` answers from the listing; reading any file now is a failure.
+        inputs.readFile = { path in Issue.record("\(path) was read"); return nil }
+        let loc = ResourceLocator.locate(inputs: inputs)
+        #expect(loc.demoPhoto == "/src/p/Resources/demo/astronaut.png")
+    }
+
+    @Test func realFileSystem() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rl-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: dir + "/folder.png", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(FileManager.default.createFile(atPath: dir + "/a.png", contents: Data([1, 2, 3])))
+        #expect(LocalizationInputs.readableFile(dir + "/a.png"))
+        #expect(!LocalizationInputs.readableFile(dir + "/folder.png"))
+        #expect(!LocalizationInputs.readableFile(dir + "/missing.png"))
+        #expect(LocalizationInputs.current().fileReadable(dir + "/a.png"))
     }
 }

@@ -58,6 +58,18 @@ import Testing
         #expect(r.isFinished && source.closed, "the thread closes the source it owns")
     }
 
+    @Test("--pace fast queues two frames ahead (issue #28: peak RSS at 1080p), realtime eight")
+    func fastRunsQueueTwo() throws {
+        #expect(SourceSession.queueCapacity(.realtime) == 8)
+        let source = CountingSource(count: 20)
+        let r = SourceReader(open: { source }, spec: "x", pace: .fast, capacity: SourceSession.queueCapacity(.fast))
+        // The thread fills the queue (2) and then waits holding the 3rd frame it read.
+        Self.until { r.stats.deliveredFrames >= 3 }
+        #expect(r.stats.deliveredFrames == 3)
+        #expect(Self.frames(r.take()) == [0, 1])
+        r.stop()
+    }
+
     @Test("a fast run takes one frame per turn (every frame analysed), the rest stays queued")
     func oneFramePerTurn() throws {
         let r = SourceReader(open: { CountingSource(count: 3) }, spec: "x", pace: .fast, capacity: 8)
