@@ -161,15 +161,21 @@ public struct Localizer: Localizing, Sendable {
             let isBase = LocaleResolver.matchKey(lang) == baseKey
             for (fi, f) in loaded.enumerated() {
                 guard let t = tableOf(f, lang) else { continue }
+                var refused: [Diagnostic] = []
                 for (k, v) in t {
                     let sig = (isBase ? baseSignatures[fi][k] : nil) ?? v.signature
                     if let problem = Localizer.mismatch(signature: sig, against: reference[k]) {
                         let at = positionOf(f, lang, k)
-                        diags.append(Diagnostic(.error, file: sourceOf(f, lang, k), line: at?.line, column: at?.column, keyPath: k,
-                                                message: problem + "; the text is ignored and a fallback is used"))
+                        refused.append(Diagnostic(.error, file: sourceOf(f, lang, k), line: at?.line, column: at?.column, keyPath: k,
+                                                  message: problem + "; the text is ignored and a fallback is used"))
                         continue
                     }
                     merged[k] = v
+                }
+                // In file and line order (the table is a dictionary: its order changes from run
+                // to run), as `strings lint` lists them.
+                diags += refused.sorted {
+                    ($0.file, $0.line ?? Int.max, $0.column ?? 0, $0.keyPath ?? "") < ($1.file, $1.line ?? Int.max, $1.column ?? 0, $1.keyPath ?? "")
                 }
             }
             tables.append(merged)
