@@ -95,7 +95,7 @@ public enum Commands {
         Re-hashes every file of DIR and compares it with DIR/manifest.json. Exit 0 when every
         listed file is there with its size and SHA-256 and nothing else is; otherwise each
         missing, extra, changed or unreadable file is named on its own line (stderr) and the exit
-        code is 65. No manifest (or no DIR): 66. A manifest that cannot be read as one: 65.
+        code is 65. No DIR: 64 (usage). No manifest, or no such folder: 66. A manifest that cannot be read as one: 65.
         With --allowed-signers, a missing signature, a signer FILE does not list, or a manifest
         changed after signing is refused with its own line, exit 65.
         """)
