@@ -791,8 +791,11 @@ public enum Screens {
         return screen
     }
 
-    /// `text` in lines of at most `width` cells, nothing lost: each line broken after the last
-    /// space, `/` or `-` that fits (a path breaks between its folders), else at the width.
+    /// `text` in lines of at most `width` cells, nothing lost: each line broken at the last space
+    /// that fits, else after the last `/`, else after the last `-`, else at the width. So a label
+    /// and its path break between them, a path between its folders, and a folder's own name
+    /// (`selfie-capture-20261202-093851`) only when it is wider than the line: a new-user trial
+    /// copied a path broken at its `-` from the screen and got a wrong one.
     static func wrapPath(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var out: [String] = []
@@ -803,8 +806,8 @@ public enum Screens {
                 var cut = rest.startIndex, w = 0
                 while cut < rest.endIndex, w + DisplayWidth.of(rest[cut]) <= width { w += DisplayWidth.of(rest[cut]); cut = rest.index(after: cut) }
                 let head = rest[..<cut]
-                if let b = head.lastIndex(where: { $0 == "/" || $0 == "-" || $0 == " " }), b > head.startIndex {
-                    cut = rest.index(after: b)
+                for breaker: Character in [" ", "/", "-"] {
+                    if let b = head.lastIndex(of: breaker), b > head.startIndex { cut = rest.index(after: b); break }
                 }
                 out.append(String(rest[..<cut]).trimmingCharacters(in: .whitespaces))
                 rest = rest[cut...].drop { $0 == " " }

@@ -260,9 +260,14 @@ import CaptureModel
             guard let r = row.range(of: "▀  ") else { return nil }
             return row[r.upperBound...].trimmingCharacters(in: .whitespaces)
         }
-        #expect(text.joined().contains("Folder: " + Self.folder), "\(rows.joined(separator: "\n"))")
+        // "Folder:" on its row, then the path (rows trimmed, so joined without the space).
+        #expect(text.joined().contains("Folder:" + Self.folder), "\(rows.joined(separator: "\n"))")
+        // The folder's own name is on one row, whole (copied from the screen, it is the right name).
+        let name = String(Self.folder.split(separator: "/").last!)
+        #expect(text.contains { $0.hasSuffix(name) || $0.contains(name + "/") || $0 == name }, "\(text)")
         #expect(!rows.contains { $0.contains("…") })
-        #expect(Screens.wrapPath("Folder: /a/bb/ccc-ddd/eeee", width: 12) == ["Folder: /a/", "bb/ccc-ddd/", "eeee"])
+        #expect(Screens.wrapPath("Folder: /a/bb/ccc-ddd/eeee", width: 12) == ["Folder:", "/a/bb/", "ccc-ddd/eeee"])
+        #expect(Screens.wrapPath("/a/bb/ccc-ddd-eeee-ffff", width: 10) == ["/a/bb/", "ccc-ddd-", "eeee-ffff"])
         let small = RenderContext(size: Size(cols: 40, rows: 12), strings: ProjectStrings.en, theme: .dark)
         let smallRows = Screens.render(Self.view(thumbnail: nil), context: small).canvas.textRows()
         #expect(smallRows.contains { $0.contains("…") })
