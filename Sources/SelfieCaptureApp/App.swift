@@ -6,9 +6,11 @@ public struct Console: Sendable {
     /// The plain renderer's screens on stdout: in a kept non-UTF-8 locale's codeset
     /// (`LocaleText`, issue #27), unlike `out`'s JSON; `out` unless given.
     public var screen: @Sendable (String) -> Void
+    /// The columns of the terminal the person reads this on (nil: none), for `--help`'s wrapping.
+    public var width: @Sendable () -> Int?
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                screen: (@Sendable (String) -> Void)? = nil) {
-        self.out = out; self.err = err; self.screen = screen ?? out
+                screen: (@Sendable (String) -> Void)? = nil, width: @escaping @Sendable () -> Int? = { nil }) {
+        self.out = out; self.err = err; self.screen = screen ?? out; self.width = width
     }
 }
 
@@ -45,7 +47,7 @@ public struct App: Sendable {
         case "help" where tokens.count > 1:
             return try Help.generated(Array(tokens.dropFirst()), console: console)
         case "-h", "--help", "help":
-            console.out(Help.topLevel())
+            console.out(Help.topLevel(width: console.width()))
             return .ok
         case "--version", "-V":
             console.out("selfie-capture \(Commands.version)\n")
@@ -72,7 +74,7 @@ public struct App: Sendable {
                 throw AppError.missingArgument(command: "strings", name: "a command: dump, format, lint or convert")
             }
             if sub.text == "-h" || sub.text == "--help" {
-                console.out(Help.command(Commands.strings))
+                console.out(Help.command(Commands.strings, width: console.width()))
                 return .ok
             }
             guard let spec = Commands.stringsSubcommands.first(where: { $0.name == "strings " + sub.text }) else {
@@ -89,7 +91,7 @@ public struct App: Sendable {
     func runCommand(_ spec: CommandSpec, _ tokens: [ArgToken], console: Console) throws -> ExitCode {
         let parsed = try ArgumentParser.parse(tokens, spec: spec)
         if parsed.helpRequested {
-            console.out(Help.command(spec))
+            console.out(Help.command(spec, width: console.width()))
             return .ok
         }
         guard let handler = handlers[spec.name] else {
@@ -109,7 +111,18 @@ extension Console {
     /// Messages on stderr and the plain renderer's screens follow a kept non-UTF-8 locale's
     /// codeset (`LocaleText`, issue #27); stdout's JSON, events and documents stay UTF-8.
     public static let standard = Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0, localeText: true) },
-                                         screen: { writeAll(1, $0, localeText: true) })
+                                         screen: { writeAll(1, $0, localeText: true) }, width: { terminalColumns() })
+
+    /// The columns of the terminal on stdout, else on stderr (`--help | less` and `| head` still
+    /// read on one: stdout is the pipe, stderr the terminal); nil when neither is a terminal
+    /// (a script, a test: the help's lines are then not wrapped, one line per entry for grep).
+    static func terminalColumns() -> Int? {
+        for fd: Int32 in [1, 2] where isatty(fd) == 1 {
+            var ws = winsize()
+            if ioctl(fd, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
+        }
+        return nil
+    }
 
     static func writeAll(_ fd: Int32, _ text: String, localeText: Bool = false) {
         var bytes = localeText ? LocaleText.bytes(text) : Array(text.utf8)

@@ -142,8 +142,9 @@ public enum Commands {
         Localizable.stringsdict (plural texts) for every language of the catalog. DIR --to
         FILE.xcstrings writes one catalog holding every <lang>.lproj/Localizable.strings and
         .stringsdict of DIR (plural entries become substitutions). Both read back to the same
-        texts. Files that already exist are never replaced (exit 73); a source with errors is
-        not converted (exit 65, the errors on stderr); warnings are printed and the rest written.
+        texts. Files that already exist are never replaced (exit 73); a source that does not parse
+        is not converted (exit 65, the errors on stderr); warnings are printed and the rest
+        written. The texts are not checked against English: run strings lint for that.
         """)
 
     public static let strings = CommandSpec(

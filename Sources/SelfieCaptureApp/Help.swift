@@ -4,8 +4,9 @@ public enum Help {
     /// Width the option column is padded to.
     static let column = 34
 
-    /// The top-level `--help`.
-    public static func topLevel() -> String {
+    /// The top-level `--help`, its entries' descriptions wrapped to `width` columns (see
+    /// `wrapped`; nil: not wrapped).
+    public static func topLevel(width: Int? = nil) -> String {
         var s = """
         selfie-capture \(Commands.version): \(tagline)
 
@@ -13,25 +14,27 @@ public enum Help {
           selfie-capture [capture] [OPTIONS]      guided capture (the default command)
           selfie-capture analyze --source SPEC    per-frame face analysis as JSON lines
           selfie-capture devices                  list V4L2 cameras
-          selfie-capture verify DIR               check a capture folder against its manifest
+          selfie-capture verify DIR               check a folder against its manifest
           selfie-capture strings dump FILE        a string file as JSON
           selfie-capture strings format --locale TAG [--strings DIR]... KEY [ARG...]
           selfie-capture strings lint DIR... [--base en] [--format text|json]
-          selfie-capture strings convert FILE.xcstrings --to DIR | DIR --to FILE.xcstrings
-          selfie-capture help --man [--prefix DIR] | --completion bash|zsh   man page or completion script (make install)
+          selfie-capture strings convert FILE.xcstrings --to DIR
+          selfie-capture strings convert DIR --to FILE.xcstrings
+          selfie-capture help --man [--prefix DIR]    the man page (make install)
+          selfie-capture help --completion bash|zsh   a completion script (make install)
 
         Commands:
 
         """
-        for c in Commands.all { s += "  " + pad(c.name, 12) + c.summary + "\n" }
+        for c in Commands.all { s += entry(c.name, c.summary, width: width, column: 12) }
         s += "\nCapture options:\n"
-        s += optionLines(Commands.capture.options)
-        s += "  " + pad("--version", column) + "print the version\n"
-        s += "  " + pad("-h, --help", column) + helpOptionText + "\n"
+        s += optionLines(Commands.capture.options, width: width)
+        s += entry("--version", "print the version", width: width)
+        s += entry("-h, --help", helpOptionText, width: width)
         s += "\nEnvironment:\n"
-        for (name, text) in environment { s += "  " + pad(name, column) + text + "\n" }
+        for (name, text) in environment { s += entry(name, text, width: width) }
         s += "\nFiles:\n"
-        for (name, text) in files { s += "  " + pad(name, column) + text + "\n" }
+        for (name, text) in files { s += entry(name, text, width: width) }
         s += "\n" + exitCodes
         return s
     }
@@ -66,20 +69,21 @@ public enum Help {
         ("PREFIX/share/selfie-capture/demo/astronaut.png", "the demo face photo (--source demo)"),
     ]
 
-    /// `COMMAND --help`.
-    public static func command(_ spec: CommandSpec) -> String {
-        var s = "selfie-capture \(spec.name): \(spec.summary)\n\nUsage:\n  \(spec.usage)\n"
+    /// `COMMAND --help`, wrapped as `topLevel(width:)` is.
+    public static func command(_ spec: CommandSpec, width: Int? = nil) -> String {
+        var s = wrapped("selfie-capture \(spec.name): \(spec.summary)", width: width).joined(separator: "\n")
+            + "\n\nUsage:\n  " + wrapped(spec.usage, width: width.map { $0 - 4 }).joined(separator: "\n    ") + "\n"
         if spec.name == "strings" {
             s += "\nCommands:\n"
             for c in Commands.stringsSubcommands {
-                s += "  " + pad(String(c.name.dropFirst("strings ".count)), 12) + c.summary + "\n"
+                s += entry(String(c.name.dropFirst("strings ".count)), c.summary, width: width, column: 12)
             }
         }
         if !spec.options.isEmpty {
-            s += "\nOptions:\n" + optionLines(spec.options)
+            s += "\nOptions:\n" + optionLines(spec.options, width: width)
         }
-        s += "  " + pad("-h, --help", column) + "show this help\n"
-        if !spec.details.isEmpty { s += "\n" + spec.details + "\n" }
+        s += entry("-h, --help", "show this help", width: width)
+        if !spec.details.isEmpty { s += "\n" + reflowed(spec.details, width: width) + "\n" }
         if spec.name == "capture" { s += "\n" + exitCodes }
         return s
     }
@@ -89,31 +93,59 @@ public enum Help {
       0      recorded (or the command succeeded)
       64     usage error
       65     bad data (string or video file)
-      66     input missing or unreadable (a file, no camera at the path, the built-in texts)
+      66     input missing or unreadable (a file, a camera path, the built-in texts)
       69     camera unavailable or busy
       73     cannot create output
       75     timed out, or the source ended first
       77     camera permission denied
       78     video encoder cannot open
       130    cancelled (Ctrl-C or q; on the result screen q exits 0, files kept)
-      128+N  ended by signal N (143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, ...): the terminal
-             is restored and an unfinished recording removed first
+      128+N  ended by signal N (143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, ...): the
+             terminal is restored and an unfinished recording removed first
 
     Keys: ? shows the keys of the screen; Ctrl-Z suspends (fg resumes).
 
     """
 
-    static func optionLines(_ options: [OptionSpec]) -> String {
-        var s = ""
-        for o in options {
-            let head = o.name + (o.kind.placeholder.map { " " + $0 } ?? "")
-            if head.count >= column - 1 {
-                s += "  " + head + "\n  " + pad("", column) + o.help + "\n"
-            } else {
-                s += "  " + pad(head, column) + o.help + "\n"
+    static func optionLines(_ options: [OptionSpec], width: Int? = nil) -> String {
+        options.map { o in entry(o.name + (o.kind.placeholder.map { " " + $0 } ?? ""), o.help, width: width) }.joined()
+    }
+
+    /// One entry: `head` in the first column (alone on its line when it does not fit), `text`
+    /// from column `column + 2`, wrapped (`wrapped`) to `width`.
+    static func entry(_ head: String, _ text: String, width: Int?, column: Int = Help.column) -> String {
+        let indent = String(repeating: " ", count: column + 2)
+        let lines = wrapped(text, width: width.map { min($0, maximumWidth) - indent.count })
+        let first = head.count >= column - 1 ? "  " + head + "\n" + indent : "  " + pad(head, column)
+        return first + lines.joined(separator: "\n" + indent) + "\n"
+    }
+
+    /// The widest `--help` is wrapped to, columns: lines longer than this are hard to read
+    /// (the usual 80-column convention, with room for wider terminals).
+    static let maximumWidth = 100
+
+    /// Prose (paragraphs separated by a blank line) re-broken to `width` (`wrapped`); nil: as is.
+    static func reflowed(_ text: String, width: Int?) -> String {
+        guard width != nil else { return text }
+        return text.components(separatedBy: "\n\n").map {
+            wrapped($0.replacingOccurrences(of: "\n", with: " "), width: width).joined(separator: "\n")
+        }.joined(separator: "\n\n")
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters (at most `maximumWidth`,
+    /// at least 24), a word longer than that on a line of its own; nil width:
+    /// one line. A terminal wraps a long line in the middle of a word, at column 0 (a new-user
+    /// trial at 80 columns: `FaceSta` / `tus`).
+    static func wrapped(_ text: String, width: Int?) -> [String] {
+        guard let width else { return [text] }
+        let limit = max(24, min(width, maximumWidth))
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if line.isEmpty { line = String(word) } else if line.count + 1 + word.count <= limit { line += " " + word } else {
+                lines.append(line); line = String(word)
             }
         }
-        return s
+        return lines + [line]
     }
 
     static func pad(_ s: String, _ n: Int) -> String {

@@ -1,5 +1,5 @@
 import Testing
-import SelfieCaptureApp
+@testable import SelfieCaptureApp
 import TestSupport
 import Synchronization
 
@@ -104,6 +104,35 @@ func run(_ args: [String], handlers: [String: CommandHandler] = [:]) -> (code: I
         #expect(r.code == 0)
         #expect(TestSupport.checkSnapshot(r.out, named: "help.txt") == nil)
         for command in ["capture", "analyze", "devices", "verify", "strings"] { #expect(r.out.contains("  \(command) ")) }
+    }
+
+    /// On a terminal of 80 columns (or 120) no line of any help is wider than the terminal (or
+    /// than `Help.maximumWidth`) but a single long word, each option still starts its own line, and no
+    /// word is lost or cut: the words are those of the unwrapped help, in order.
+    @Test(arguments: [80, 120]) func helpIsWrappedToTheTerminal(columns: Int) {
+        let pages = [(Help.topLevel(), Help.topLevel(width: columns))] + (Commands.all + Commands.stringsSubcommands).map {
+            (Help.command($0), Help.command($0, width: columns))
+        }
+        for (plain, wrapped) in pages {
+            // Only a single word wider than its column may pass the width (a long path).
+            let long = wrapped.split(separator: "\n").filter {
+                $0.count > min(columns, Help.maximumWidth) && $0.split(separator: " ").count > 1
+            }
+            #expect(long.isEmpty, "\(long)")
+            #expect(wrapped.split(whereSeparator: \.isWhitespace) == plain.split(whereSeparator: \.isWhitespace))
+            #expect(wrapped.split(separator: "\n").filter { $0.hasPrefix("  --") }.count
+                    == plain.split(separator: "\n").filter { $0.hasPrefix("  --") }.count)
+        }
+        #expect(Help.topLevel(width: 80) != Help.topLevel(), "the capture options' help is longer than 80 columns")
+    }
+
+    /// Through the console: its width (the terminal's) wraps `--help`; no terminal, no wrapping.
+    @Test func consoleWidthWrapsTheHelp() {
+        let c = Captured()
+        let console = Console(out: { s in c.out.withLock { $0 += s } }, err: { _ in }, width: { 80 })
+        _ = App(handlers: [:]).run(["selfie-capture", "--help"], console: console)
+        #expect(c.out.withLock { $0 } == Help.topLevel(width: 80))
+        #expect(run(["--help"]).out == Help.topLevel())
     }
 
     @Test func everyCommandHasHelp() {
