@@ -1,3 +1,4 @@
+import TerminalUI
 import CaptureFlow
 import CaptureModel
 import Foundation
@@ -30,7 +31,15 @@ struct RunReport {
             return ErrorReport.exitCode(for: f)
         }
         // The last line follows --locale, as the screens do.
-        if code == .cancelled { setup.console.err("\(ErrorReport.program): " + setup.strings.text("selfie_capture_done_cancelled") + "\n") }
+        if code == .cancelled {
+            // A signal from outside (kill, a closed SSH session) is not the person cancelling:
+            // say which, as the exit status will (143, 129; a trial read "cancelled" in a log).
+            let sig = SignalGuard.requested.load(ordering: .relaxed)
+            let text = sig == SIGTERM || sig == SIGHUP
+                ? setup.strings.text("selfie_capture_done_terminated", [.string(sig == SIGTERM ? "SIGTERM" : "SIGHUP")])
+                : setup.strings.text("selfie_capture_done_cancelled")
+            setup.console.err("\(ErrorReport.program): " + text + "\n")
+        }
         if code == .ok, let s = recording.summary, let folder = recording.folder {
             let frames = setup.strings.text("selfie_capture_result_frames", [.int(s.frameCount)])
             setup.console.err("\(ErrorReport.program): " + setup.strings.text("selfie_capture_done_recorded", [

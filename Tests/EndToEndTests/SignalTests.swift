@@ -79,6 +79,16 @@ import TestSupport
                 if !tokens.contains("echo") || !tokens.contains("icanon") || tokens.contains("-echo") || tokens.contains("-icanon") {
                     failures.append("\(place) \(name): tty not sane: \(stty)")
                 }
+                // The last line says how the run ended: the person cancelling, or a signal.
+                if number == SIGTERM || number == SIGHUP, screen.contains("selfie-capture: cancelled") {
+                    failures.append("\(place) \(name): said 'cancelled' for a signal from outside")
+                }
+                if number == SIGINT, screen.contains("selfie-capture: ended by") {
+                    failures.append("\(place) \(name): Ctrl-C's signal said 'ended by'")
+                }
+                if number == SIGTERM, place.name != "result", !screen.contains("selfie-capture: ended by SIGTERM") {
+                    failures.append("\(place) \(name): no 'ended by SIGTERM' line: \(screen)")
+                }
                 if try t.keypadFlag() != 0 { failures.append("\(place) \(name): keypad_flag still 1") }
                 if try t.alternateScreenOn() { failures.append("\(place) \(name): still on the alternate screen") }
                 if FileManager.default.fileExists(atPath: dir + "/out") {
