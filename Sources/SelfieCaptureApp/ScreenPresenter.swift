@@ -380,6 +380,7 @@ final class ScreenPresenter {
         var context = RenderContext(backend: backend, strings: setup.strings, theme: theme, layout: setup.screen.layout)
         context.canGoBack = machine.backGoesSomewhere
         context.reducedMotion = setup.accessibility.reducedMotion
+        context.keysAnswer = setup.settings.interactive
         // Every mode draws for the measured cells, half blocks included (issue #27, IMG-03).
         context.cellGeometry = cellGeometry
         if previewMode != .halfBlocks {

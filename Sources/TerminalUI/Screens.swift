@@ -159,6 +159,9 @@ public struct RenderContext: Sendable {
     /// `--reduced-motion` (issue #17): nothing counts or moves by itself; the loading screen
     /// shows a static progress line (its stage) instead of its running seconds.
     public var reducedMotion = false
+    /// Whether keys answer the screens (false: `--unattended`, or no terminal to read them
+    /// from): the result screen then leaves out "Press Enter to finish", which nothing waits for.
+    public var keysAnswer = true
     /// How the capture preview is drawn, the terminal's cell size in pixels, and the symbol
     /// renderer (libchafa, `ChafaPreview.symbols`) for `.symbols`; half blocks when it is nil.
     public var previewMode: PreviewMode = .halfBlocks
@@ -719,7 +722,7 @@ public enum Screens {
         var canvas = blank(c)
         var r = full(c)
         let title = c.strings.text("selfie_capture_result_title")
-        let exitText = c.strings.text("selfie_capture_result_exit")
+        let exitText = c.keysAnswer ? c.strings.text("selfie_capture_result_exit") : ""
         var y = c.size.rows >= 20 ? 2 : 0
         y = Widgets.paragraph(&canvas, title, rect: r, y: y, maxLines: 1, style: c.theme.style(.headline, fg: c.theme.primary)) + 1
         var picture: PreviewPicture?
@@ -786,7 +789,7 @@ public enum Screens {
             }
         }
         canvas.putCentered(exitText, in: full(c), y: c.size.rows - 1, style: c.theme.style(.label))
-        var screen = RenderedScreen(canvas: canvas, lines: [title] + whole + [exitText], status: nil)
+        var screen = RenderedScreen(canvas: canvas, lines: [title] + whole + (exitText.isEmpty ? [] : [exitText]), status: nil)
         screen.picture = picture
         return screen
     }

@@ -250,6 +250,19 @@ import CaptureModel
         }
     }
 
+    /// "Press Enter to finish" only where a key answers (trial s5: `--unattended` printed it
+    /// with nothing waiting), on the screen and in the plain renderer's lines.
+    @Test func resultAsksForEnterOnlyWhenKeysAnswer() {
+        var c = RenderContext(size: Size(cols: 80, rows: 24), strings: ProjectStrings.en, theme: .dark)
+        let asked = Screens.render(Self.view(thumbnail: nil), context: c)
+        #expect(asked.lines.contains("Press Enter to finish") && asked.canvas.textRows().contains { $0.contains("Press Enter to finish") })
+        c.keysAnswer = false
+        let unattended = Screens.render(Self.view(thumbnail: nil), context: c)
+        #expect(!unattended.lines.contains { $0.contains("Press Enter") })
+        #expect(!unattended.canvas.textRows().contains { $0.contains("Press Enter") })
+        #expect(unattended.lines.contains { $0.hasPrefix("Duration:") })
+    }
+
     /// At 80×24 the folder's whole path is shown, wrapped into the free rows (it was cut in the
     /// middle with about 10 rows empty below); at 40×12 it is still shortened.
     @Test func resultUsesFreeRowsForALongFolderPath() {
