@@ -1,6 +1,11 @@
 # selfie-capture. `make demo` and `make test` each work alone on a fresh Debian 12 machine
 # (they run setup and build first). Run as root, or have sudo.
 SWIFT ?= swift
+# Diagnostics without colour, on a terminal too: SwiftPM adds -color-diagnostics to every compile
+# command only when its output is a colour terminal, so `make demo` in a terminal after
+# `make install` from a script (or back) recompiled everything: ~200 s of release build with no
+# source change (new-user trials s4 and s5; DECISIONS 2026-12-02).
+BUILD_FLAGS ?= --no-color-diagnostics
 ARGS ?=
 BIN_DEBUG = .build/debug/selfie-capture
 BIN_RELEASE = .build/release/selfie-capture
@@ -11,14 +16,14 @@ setup:
 	@bash scripts/setup.sh
 
 build: setup
-	$(SWIFT) build
+	$(SWIFT) build $(BUILD_FLAGS)
 
 # The release binary carries the Swift runtime and Foundation (--static-swift-stdlib): their 14
 # shared libraries cost 7,300 of the 19,100 symbol relocations of every start (LD_DEBUG=statistics)
 # and most of the loader's time (issue #28, DECISIONS 2026-12-02). The binary then needs no Swift
 # toolchain where it is installed; it is larger (62 MB stripped, 39 MB of it ICU data).
 release: setup
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build $(BUILD_FLAGS) -c release --static-swift-stdlib
 
 # Without a terminal (CI) the test run has a deadline (CI stops at 90 min, build included) and
 # line-buffered output, so a hang shows which tests had started instead of losing the last
@@ -30,8 +35,8 @@ TEST_TIMEOUT ?= 45m
 # may be in flight, and the cores are not left idle while four cases wait on realtime clips.
 TEST_WIDTH ?= $(shell echo $$((8 * $$(nproc))))
 test: build
-	@if [ -t 1 ]; then SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test; \
-	else SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) stdbuf -oL -eL timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test; fi
+	@if [ -t 1 ]; then SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(BUILD_FLAGS); \
+	else SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) stdbuf -oL -eL timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test $(BUILD_FLAGS); fi
 
 demo: release
 	$(BIN_RELEASE) --source demo $(ARGS)
