@@ -66,14 +66,15 @@ let package = Package(
         .target(name: "Localization", dependencies: ["CICUPlural", "JSON"]),
         .target(name: "CaptureModel"),   // value types the modules exchange (DESIGN.md "Package layout")
         .target(name: "CaptureFlow", dependencies: ["CaptureModel", "JSON"]),
-        .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg"], swiftSettings: hotPath),
+        .target(name: "SharedLibraries"),   // a C shim's lazy loader, from Swift (libchafa, FFmpeg)
+        .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg", "SharedLibraries"], swiftSettings: hotPath),
         .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "Spawn"),
         .target(name: "Worker"),   // the one worker-thread primitive (WorkerThread), for FaceAnalysis and the app   // the one spawn primitive (ChildProcess), for the app and the tests
         .target(name: "Evidence", dependencies: ["JSON"]),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureModel"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureModel", "Worker"], swiftSettings: hotPath),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization"], swiftSettings: hotPath),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization", "SharedLibraries"], swiftSettings: hotPath),
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureModel", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
                                "Digest", "Evidence", "Spawn", "JSON", "Worker"]),

@@ -1,7 +1,5 @@
 import CFFmpeg
-#if canImport(Glibc)
-import Glibc
-#endif
+import SharedLibraries
 
 /// FFmpeg's libraries, loaded on first use (issue #28). The binary does not link them: only
 /// `--video-format mp4` (`MP4Writer`) needs them, and libavformat alone pulled 134 of the ~160
@@ -27,23 +25,9 @@ public enum FFmpegLibrary {
     /// missing library.
     /// - Throws: `MediaError.libraryMissing`.
     public static func load(names: [String]?) throws {
-        var failed: Int32 = -1
-        let capacity = 512
-        var message = [CChar](repeating: 0, count: capacity)
-        let rc: Int32
-        if let names {
-            precondition(names.count == 4, "FFmpegLibrary.load: four names")
-            let copies = names.map { strdup($0) }
-            defer { copies.forEach { free($0) } }
-            let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }
-            rc = cff_load(pointers, &failed, &message, capacity)
-        } else {
-            rc = cff_load(nil, &failed, &message, capacity)
+        if let names { precondition(names.count == 4, "FFmpegLibrary.load: four names") }
+        if let failure = SharedLibraries.open(names, defaults: defaultNames, fallback: "FFmpeg", loader: cff_load) {
+            throw MediaError.libraryMissing(library: failure.library, reason: failure.reason)
         }
-        guard rc != 0 else { return }
-        let used = names ?? defaultNames
-        let library = used.indices.contains(Int(failed)) ? used[Int(failed)] : "FFmpeg"
-        throw MediaError.libraryMissing(library: library,
-                                        reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 }

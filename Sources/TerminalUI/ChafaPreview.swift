@@ -1,4 +1,5 @@
 import CChafa
+import SharedLibraries
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -38,24 +39,12 @@ public enum ChafaLibrary {
     /// library.
     /// - Throws: `ChafaLibraryError`.
     public static func load(names: [String]?) throws {
-        var failed: Int32 = -1
-        let capacity = 512
-        var message = [CChar](repeating: 0, count: capacity)
-        let rc: Int32
         if let names {
             precondition(names.count == Int(CCHAFA_LIBRARY_COUNT), "ChafaLibrary.load: \(CCHAFA_LIBRARY_COUNT) names")
-            let copies = names.map { strdup($0) }
-            defer { copies.forEach { free($0) } }
-            let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }
-            rc = cchafa_load(pointers, &failed, &message, capacity)
-        } else {
-            rc = cchafa_load(nil, &failed, &message, capacity)
         }
-        guard rc != 0 else { return }
-        let used = names ?? defaultNames
-        let library = used.indices.contains(Int(failed)) ? used[Int(failed)] : "libchafa"
-        throw ChafaLibraryError(library: library,
-                                reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        if let failure = SharedLibraries.open(names, defaults: defaultNames, fallback: "libchafa", loader: cchafa_load) {
+            throw ChafaLibraryError(library: failure.library, reason: failure.reason)
+        }
     }
 }
 
