@@ -75,31 +75,81 @@ public enum PixelConvert {
         // Luma samples per chroma sample, across and down (4:2:0 → 2, 2; 4:2:2 → 2, 1; 4:1:1 → 4, 1).
         let sx = max(1, (lw + cw - 1) / cw), sy = max(1, (lh + ch - 1) / ch)
         var out = [UInt8](repeating: 0, count: ow * oh * 3)
+        // Whole blocks (f × f luma samples over whole chroma samples: f a multiple of both
+        // subsampling factors) are summed by rows: each block row's column sums first, then each
+        // block's f of them. Same sums and rounding as the per-pixel form below, which does the
+        // partial blocks at the right and bottom edges (and every pixel when f is not such a
+        // multiple); `PixelConvertTests` checks the two agree on every subsampling and shrink.
+        let whole = f % sx == 0 && f % sy == 0
+        let fcx = f / sx, fcy = f / sy
+        let wholeCols = whole ? min(lw / f, cw / fcx) : 0
+        let wholeRows = whole && wholeCols > 0 ? min(lh / f, ch / fcy) : 0
         luma.pixels.withUnsafeBufferPointer { yp in
             chroma.cb.withUnsafeBufferPointer { bp in
                 chroma.cr.withUnsafeBufferPointer { rp in
                     out.withUnsafeMutableBufferPointer { dst in
-                        for oy in 0..<oh {
+                        guard let y0p = yp.baseAddress, let b0p = bp.baseAddress, let r0p = rp.baseAddress,
+                              let d0p = dst.baseAddress else { return }
+                        /// One output pixel from its (possibly partial) block.
+                        func pixel(_ ox: Int, _ oy: Int) {
                             let y0 = oy * f, y1 = min(lh, y0 + f)
                             let cy0 = min(ch - 1, y0 / sy), cy1 = max(cy0 + 1, min(ch, (y1 + sy - 1) / sy))
-                            for ox in 0..<ow {
-                                let x0 = ox * f, x1 = min(lw, x0 + f)
-                                var ys = 0
-                                for r in y0..<y1 {
-                                    let row = r * lw
-                                    for c in x0..<x1 { ys += Int(yp[row + c]) }
-                                }
-                                let n = (y1 - y0) * (x1 - x0)
-                                let cx0 = min(cw - 1, x0 / sx), cx1 = max(cx0 + 1, min(cw, (x1 + sx - 1) / sx))
-                                var bs = 0, rs = 0
-                                for r in cy0..<cy1 {
-                                    let row = r * cw
-                                    for c in cx0..<cx1 { bs += Int(bp[row + c]); rs += Int(rp[row + c]) }
-                                }
-                                let m = (cy1 - cy0) * (cx1 - cx0)
-                                yuv((ys + n / 2) / n, (bs + m / 2) / m, (rs + m / 2) / m, full: true,
-                                    dst.baseAddress! + 3 * (oy * ow + ox))
+                            let x0 = ox * f, x1 = min(lw, x0 + f)
+                            var ys = 0
+                            for r in y0..<y1 {
+                                let row = r * lw
+                                for c in x0..<x1 { ys += Int(y0p[row + c]) }
                             }
+                            let n = (y1 - y0) * (x1 - x0)
+                            let cx0 = min(cw - 1, x0 / sx), cx1 = max(cx0 + 1, min(cw, (x1 + sx - 1) / sx))
+                            var bs = 0, rs = 0
+                            for r in cy0..<cy1 {
+                                let row = r * cw
+                                for c in cx0..<cx1 { bs += Int(b0p[row + c]); rs += Int(r0p[row + c]) }
+                            }
+                            let m = (cy1 - cy0) * (cx1 - cx0)
+                            yuv((ys + n / 2) / n, (bs + m / 2) / m, (rs + m / 2) / m, full: true, d0p + 3 * (oy * ow + ox))
+                        }
+                        if wholeRows > 0 {
+                            let n = f * f, m = fcx * fcy
+                            // Power-of-two block sizes (every JPEG subsampling at shrinks 1–8):
+                            // the rounded mean by a shift, not a division (the same value).
+                            let pow2 = n & (n - 1) == 0 && m & (m - 1) == 0
+                            let nShift = n.trailingZeroBitCount, mShift = m.trailingZeroBitCount
+                            let ySum = UnsafeMutablePointer<Int32>.allocate(capacity: wholeCols * f)
+                            let bSum = UnsafeMutablePointer<Int32>.allocate(capacity: wholeCols * fcx)
+                            let rSum = UnsafeMutablePointer<Int32>.allocate(capacity: wholeCols * fcx)
+                            defer { ySum.deallocate(); bSum.deallocate(); rSum.deallocate() }
+                            let yCount = wholeCols * f, cCount = wholeCols * fcx
+                            for oy in 0..<wholeRows {
+                                ySum.update(repeating: 0, count: yCount)
+                                bSum.update(repeating: 0, count: cCount)
+                                rSum.update(repeating: 0, count: cCount)
+                                for r in (oy * f)..<(oy * f + f) {
+                                    let row = y0p + r * lw
+                                    for c in 0..<yCount { ySum[c] &+= Int32(row[c]) }
+                                }
+                                for r in (oy * fcy)..<(oy * fcy + fcy) {
+                                    let rb = b0p + r * cw, rr = r0p + r * cw
+                                    for c in 0..<cCount { bSum[c] &+= Int32(rb[c]); rSum[c] &+= Int32(rr[c]) }
+                                }
+                                var d = d0p + 3 * oy * ow
+                                for ox in 0..<wholeCols {
+                                    var ys = 0, bs = 0, rs = 0
+                                    for k in (ox * f)..<(ox * f + f) { ys += Int(ySum[k]) }
+                                    for k in (ox * fcx)..<(ox * fcx + fcx) { bs += Int(bSum[k]); rs += Int(rSum[k]) }
+                                    if pow2 {
+                                        yuv((ys + n / 2) >> nShift, (bs + m / 2) >> mShift, (rs + m / 2) >> mShift, full: true, d)
+                                    } else {
+                                        yuv((ys + n / 2) / n, (bs + m / 2) / m, (rs + m / 2) / m, full: true, d)
+                                    }
+                                    d += 3
+                                }
+                                for ox in wholeCols..<ow { pixel(ox, oy) }
+                            }
+                        }
+                        for oy in 0..<oh {
+                            for ox in (oy < wholeRows ? ow : 0)..<ow { pixel(ox, oy) }
                         }
                     }
                 }
