@@ -146,6 +146,10 @@ void cchafa_canvas_draw_rgb(cchafa_canvas *c, const uint8_t *rgb, int width, int
     p_chafa_canvas_draw_all_pixels(c->canvas, CHAFA_PIXEL_RGB8, rgb, width, height, rowstride);
 }
 
+void cchafa_canvas_draw_rgba(cchafa_canvas *c, const uint8_t *rgba, int width, int height, int rowstride) {
+    p_chafa_canvas_draw_all_pixels(c->canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, rgba, width, height, rowstride);
+}
+
 uint32_t cchafa_canvas_char_at(cchafa_canvas *c, int x, int y) {
     return (uint32_t)p_chafa_canvas_get_char_at(c->canvas, x, y);
 }

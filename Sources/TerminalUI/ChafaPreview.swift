@@ -112,13 +112,33 @@ public enum ChafaPreview {
     /// canvas, each cell's character and colours read back (chafa packed RGB; -1, a transparent
     /// colour, becomes the terminal default).
     public static let symbols: PreviewSymbolRenderer = { picture, cols, rows, mode in
+        symbolCells(picture, cols: cols, rows: rows, mode: mode)
+    }
+
+    /// Whether libchafa 1.12's direct RGBA8 pass gives the cells its RGB8 path gives in colour
+    /// `mode`: yes for truecolor and 240/256 colours. Not for 16 colours (or none): there chafa
+    /// normalises by a histogram that its nearest pass leaves uninitialised (fixed upstream in
+    /// chafa 1.16, commit 86e02fa "pixops: Fix uninitialized histogram in nearest-neighbor
+    /// interp"; Debian 12 ships 1.12.4), so those modes keep the RGB8 path.
+    static func rgbaSamplesAlike(_ mode: ColorMode) -> Bool { mode == .direct || mode == .palette256 }
+
+    /// `symbols`' work. `blocksAsRGBA` false draws the cell blocks as RGB8 through libchafa's
+    /// smooth scaler, as before issue #28's RGBA8 pass: the oracle `ChafaPreviewTests` compares
+    /// the RGBA8 cells with.
+    static func symbolCells(_ picture: PreviewImage, cols: Int, rows: Int, mode: ColorMode,
+                            blocksAsRGBA: Bool = true) -> [Cell]? {
         guard cols > 0, rows > 0, picture.width > 0, picture.height > 0,
               picture.rgb.count >= picture.width * picture.height * 3 else { return nil }
         let key = Cache.Key(pixelMode: 0, canvasMode: canvasMode(mode), cols: Int32(cols), rows: Int32(rows), cw: 8, ch: 16)
         return symbolCache.with(key) { canvas, blocks -> [Cell] in
-            if cellBlocks(picture, cols: cols, rows: rows, into: &blocks) {
+            let rgba = blocksAsRGBA && rgbaSamplesAlike(mode)
+            if cellBlocks(picture, cols: cols, rows: rows, channels: rgba ? 4 : 3, into: &blocks) {
                 blocks.withUnsafeBufferPointer {
-                    cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(cols * 8), Int32(rows * 8), Int32(cols * 8 * 3))
+                    if rgba {
+                        cchafa_canvas_draw_rgba(canvas, $0.baseAddress, Int32(cols * 8), Int32(rows * 8), Int32(cols * 8 * 4))
+                    } else {
+                        cchafa_canvas_draw_rgb(canvas, $0.baseAddress, Int32(cols * 8), Int32(rows * 8), Int32(cols * 8 * 3))
+                    }
                 }
             } else {
                 picture.rgb.withUnsafeBufferPointer {
@@ -142,17 +162,23 @@ public enum ChafaPreview {
 
     /// `picture` at libchafa's working size for a `cols × rows` symbol canvas (8 × 8 pixels per
     /// cell, `CHAFA_SYMBOL_WIDTH_PIXELS`/`HEIGHT_PIXELS`), each picture pixel repeated as a
-    /// block, written to `out`; false (nothing written) when the picture does not divide that
-    /// size exactly. Why: chafa resamples whatever it gets to 8 × 8 per cell, smoothing a small
-    /// grid into gradients it then sorts per cell (`chafa_work_cell_get_contrasting_color_pair`);
-    /// exact blocks skip the resampling and are cheaper to sort (issue #28: 200×60 at
-    /// `CellGeometry.symbolGrid`'s 2 px per cell, 0.7× the time of the picture given as is).
-    static func cellBlocks(_ picture: PreviewImage, cols: Int, rows: Int, into out: inout [UInt8]) -> Bool {
+    /// block, written to `out` as RGB8 (`channels` 3) or opaque RGBA8 (4, alpha 255); false (nothing written) when the
+    /// picture does not divide that size exactly. Why: chafa resamples whatever it gets to 8 × 8
+    /// per cell, smoothing a small grid into gradients it then sorts per cell
+    /// (`chafa_work_cell_get_contrasting_color_pair`); exact blocks skip the resampling and are
+    /// cheaper to sort (issue #28: 200×60 at `CellGeometry.symbolGrid`'s 2 px per cell, 0.7× the
+    /// time of the picture given as is). RGBA8 at the symbol work factor (< 0.25) lets libchafa
+    /// 1.12 copy the pixels (its "nearest" pass) instead of running its smooth scaler at 1:1,
+    /// which gives the same pixels where `rgbaSamplesAlike` (`ChafaPreviewTests` checks the
+    /// cells are the same) for ~20 % less of chafa's CPU (bench-ui --preview symbols, CPU ms
+    /// per frame, least of 6 interleaved: 80×24 4.14 → 3.50, 200×60 34.7 → 27.5 under load).
+    static func cellBlocks(_ picture: PreviewImage, cols: Int, rows: Int, channels: Int = 4, into out: inout [UInt8]) -> Bool {
+        let n = channels == 3 ? 3 : 4
         let w = cols * 8, h = rows * 8
         guard picture.width > 0, picture.height > 0, w % picture.width == 0, h % picture.height == 0,
               picture.rgb.count >= picture.width * picture.height * 3 else { return false }
-        let fx = w / picture.width, fy = h / picture.height, rowBytes = w * 3
-        if out.count != w * h * 3 { out = [UInt8](repeating: 0, count: w * h * 3) }
+        let fx = w / picture.width, fy = h / picture.height, rowBytes = w * n
+        if out.count != w * h * n { out = [UInt8](repeating: 255, count: w * h * n) }
         out.withUnsafeMutableBufferPointer { o in
             picture.rgb.withUnsafeBufferPointer { s in
                 guard let ob = o.baseAddress, let sb = s.baseAddress else { return }
@@ -161,7 +187,11 @@ public enum ChafaPreview {
                     var d = row, p = sb + y * picture.width * 3
                     for _ in 0..<picture.width {
                         let r = p[0], g = p[1], b = p[2]
-                        for _ in 0..<fx { d[0] = r; d[1] = g; d[2] = b; d += 3 }
+                        if n == 4 {
+                            for _ in 0..<fx { d[0] = r; d[1] = g; d[2] = b; d[3] = 255; d += 4 }
+                        } else {
+                            for _ in 0..<fx { d[0] = r; d[1] = g; d[2] = b; d += 3 }
+                        }
                         p += 3
                     }
                     for k in 1..<max(fy, 1) { (row + k * rowBytes).update(from: row, count: rowBytes) }

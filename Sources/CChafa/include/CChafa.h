@@ -38,6 +38,10 @@ cchafa_canvas *cchafa_canvas_new(int pixel_mode, int canvas_mode, int cols, int 
 void cchafa_canvas_free(cchafa_canvas *c);
 /// Draws packed RGB8 (rowstride bytes per row), scaled to the canvas.
 void cchafa_canvas_draw_rgb(cchafa_canvas *c, const uint8_t *rgb, int width, int height, int rowstride);
+/// Draws packed RGBA8, unassociated alpha (rowstride bytes per row), scaled to the canvas. At a
+/// work factor under 0.25 libchafa 1.12 samples such pixels directly (nearest) instead of
+/// running its smooth scaler over them (chafa-pixops.c, prepare_pixels_pass_1).
+void cchafa_canvas_draw_rgba(cchafa_canvas *c, const uint8_t *rgba, int width, int height, int rowstride);
 /// The cell's character (Unicode scalar) and colours as packed 0xRRGGBB (-1: none).
 uint32_t cchafa_canvas_char_at(cchafa_canvas *c, int x, int y);
 void cchafa_canvas_colors_at(cchafa_canvas *c, int x, int y, int *fg, int *bg);
