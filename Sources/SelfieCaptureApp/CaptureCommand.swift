@@ -37,6 +37,11 @@ public struct CaptureSetup {
     /// `--announce`, `--sound`, `--speak`, `--reduced-motion` (issue #17).
     public var accessibility = AccessibilitySetup()
     public var strings: Localizer
+    /// The built-in tables' folder `strings` was loaded with, so the rejected-strings report
+    /// tells override files from built-in ones without looking for it again (another look at
+    /// the environment and /proc/self/exe: ~0.1 ms of the first screen, issue #28); nil: looked
+    /// for as `Localizer.standard` does.
+    public var builtInStrings: String?
     /// `--keys`: the key script, if any.
     public var keys: [KeyStep]?
     /// `--timeout` per attempt (ms), if any.
@@ -248,6 +253,7 @@ public struct CaptureSetup {
             try ManifestSigner.check(key: key)   // before anyone is filmed: missing key 66, refused 77, no ssh-keygen 69
             setup.output.signKey = key
         }
+        setup.builtInStrings = builtIn
         if case .file(let path) = ThemeChoice(argument: a.value("--theme") ?? "auto") {
             setup.warnings += ThemeLoader.contrastWarnings(theme, file: path)
         }
