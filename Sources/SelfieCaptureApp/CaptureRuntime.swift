@@ -132,8 +132,7 @@ public final class CaptureRuntime {
     /// Reports the string files the capture could not use (`RejectedStrings`): stderr, events
     /// (through `FlowDriver.report`, so a key script can wait for them) and the screens' notice.
     func reportRejectedStrings() {
-        let rejected = setup.builtInStrings.map { RejectedStrings(diagnostics: setup.strings.diagnostics, builtIn: $0) }
-            ?? RejectedStrings(strings: setup.strings)
+        let rejected = setup.builtInStrings.map { RejectedStrings(diagnostics: setup.strings.diagnostics, builtIn: $0) } ?? RejectedStrings(strings: setup.strings)
         guard !rejected.isEmpty else { return }
         setup.console.err(rejected.report)
         for e in rejected.events(tMs: clock.nowMs()) { driver.report(e) }
