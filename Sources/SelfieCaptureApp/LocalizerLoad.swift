@@ -32,7 +32,4 @@ final class LocalizerLoad: Sendable {
             return loaded
         }
     }
-
-    /// Whether the tables have been parsed (or were given).
-    var isParsed: Bool { parsed.withLock { $0 != nil } }
 }
