@@ -8,6 +8,14 @@ import PackageDescription
 /// Swift modules).
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+/// Swift settings of the modules on the way to the first screen (issue #28): concrete generic
+/// types (`[Key: Value]` of our own key types, arrays of our own types…) are reached through
+/// metadata accessor functions that pass their conformances directly, not by mangled name, which
+/// the runtime demangles and whose conformances it looks up by scanning every conformance record
+/// of the static binary (5,700 records: ~0.05 ms each the first time; a fifth of the first
+/// screen's time after `main`, perf). DECISIONS 2026-12-02.
+let startupPath: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+
 /// `pkg-config --cflags chafa` on Debian 12 (libchafa-dev 1.12, libglib2.0-dev 2.74): the
 /// headers, and the two configuration headers under the multiarch library folder.
 #if arch(arm64)
@@ -62,10 +70,10 @@ let package = Package(
         // debug binary on every clip, and unoptimised Swift there spent over half of a run's CPU
         // in generic-metadata lookups and bounds-checked loops (perf on `analyze approach.avi`,
         // DECISIONS 2026-12-02). `-enable-testing` still applies, so `@testable import` works.
-        .target(name: "JSON"),   // the one JSON value type and writer (imports nothing; DESIGN.md "Package layout")
-        .target(name: "Localization", dependencies: ["CICUPlural", "JSON"]),
-        .target(name: "CaptureModel"),   // value types the modules exchange (DESIGN.md "Package layout")
-        .target(name: "CaptureFlow", dependencies: ["CaptureModel", "JSON"]),
+        .target(name: "JSON", swiftSettings: startupPath),   // the one JSON value type and writer (imports nothing; DESIGN.md "Package layout")
+        .target(name: "Localization", dependencies: ["CICUPlural", "JSON"], swiftSettings: startupPath),
+        .target(name: "CaptureModel", swiftSettings: startupPath),   // value types the modules exchange (DESIGN.md "Package layout")
+        .target(name: "CaptureFlow", dependencies: ["CaptureModel", "JSON"], swiftSettings: startupPath),
         .target(name: "SharedLibraries"),   // a C shim's lazy loader, from Swift (libchafa, FFmpeg)
         .target(name: "Media", dependencies: ["CTurboJPEG", "CFFmpeg", "SharedLibraries"], swiftSettings: hotPath),
         .target(name: "Digest", dependencies: ["CCrypto"]),
@@ -74,10 +82,12 @@ let package = Package(
         .target(name: "Evidence", dependencies: ["JSON"]),
         .target(name: "Camera", dependencies: ["CV4L2", "Media", "CaptureModel"]),
         .target(name: "FaceAnalysis", dependencies: ["CDlibFace", "Media", "CaptureModel", "Worker"], swiftSettings: hotPath),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization", "SharedLibraries"], swiftSettings: hotPath),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CChafa", "CZlib", "CaptureModel", "Localization", "SharedLibraries"],
+                swiftSettings: hotPath + startupPath),
         .target(name: "SelfieCaptureApp",
                 dependencies: ["Localization", "CaptureModel", "CaptureFlow", "FaceAnalysis", "Media", "Camera", "TerminalUI",
-                               "Digest", "Evidence", "Spawn", "JSON", "Worker"]),
+                               "Digest", "Evidence", "Spawn", "JSON", "Worker"],
+                swiftSettings: startupPath),
         .executableTarget(name: "selfie-capture", dependencies: ["SelfieCaptureApp"]),
         // MARK: Benchmark drivers (Benchmarks/: the one home of the benchmarks, run by `make bench`)
         // bench-ui: render + send capture frames on a pty (Benchmarks/ui.sh); also the

@@ -36,7 +36,18 @@ public struct CaptureSetup {
     public var output: OutputSetup
     /// `--announce`, `--sound`, `--speak`, `--reduced-motion` (issue #17).
     public var accessibility = AccessibilitySetup()
-    public var strings: Localizer
+    /// The run's texts, parsed on first use (`LocalizerLoad`, issue #28: while the terminal
+    /// answers the start-up probe); setting it replaces them.
+    public var strings: Localizer {
+        get { stringsLoad.value }
+        set { stringsLoad = LocalizerLoad(ready: newValue) }
+    }
+    var stringsLoad: LocalizerLoad
+    /// The built-in tables' folder `strings` was loaded with, so the rejected-strings report
+    /// tells override files from built-in ones without looking for it again (another look at
+    /// the environment and /proc/self/exe: ~0.1 ms of the first screen, issue #28); nil: looked
+    /// for as `Localizer.standard` does.
+    public var builtInStrings: String?
     /// `--keys`: the key script, if any.
     public var keys: [KeyStep]?
     /// `--timeout` per attempt (ms), if any.
@@ -181,8 +192,9 @@ public struct CaptureSetup {
         let inputs = LocalizationInputs.current()
         let resources = ResourceLocator.locate(inputs: inputs)   // the tables, and the photo (stat only)
         let builtIn = try AppResources.requireStringTables(inputs: inputs, location: resources)
-        let strings = Localizer.standard(locale: a.value("--locale"), stringsDirectories: a.all("--strings"), builtInPath: builtIn,
-                                         inputs: inputs)
+        let stringsLoad = LocalizerLoad { [locale = a.value("--locale"), directories = a.all("--strings")] in
+            Localizer.standard(locale: locale, stringsDirectories: directories, builtInPath: builtIn, inputs: inputs)
+        }
         for dir in a.all("--strings") where access(dir, R_OK) != 0 { throw AppError.inputProblem(dir) }
 
         // Source: the spec, or the first V4L2 camera.
@@ -234,7 +246,7 @@ public struct CaptureSetup {
         output.keepFailed = a.flag("--keep-failed")
         var setup = CaptureSetup(settings: settings, guidance: guidance,
                                  source: SourceSetup(spec: spec, kind: kind, pace: pace, loop: a.flag("--loop"), targetResolution: target),
-                                 screen: screen, output: output, strings: strings, keys: keys, timeoutMs: timeoutMs,
+                                 screen: screen, output: output, stringsLoad: stringsLoad, keys: keys, timeoutMs: timeoutMs,
                                  unattended: unattended, environment: env, console: console)
         setup.accessibility = AccessibilitySetup(announcePath: a.value("--announce"), sound: a.flag("--sound"),
                                                  speak: a.flag("--speak"), reducedMotion: a.flag("--reduced-motion"))
@@ -248,6 +260,7 @@ public struct CaptureSetup {
             try ManifestSigner.check(key: key)   // before anyone is filmed: missing key 66, refused 77, no ssh-keygen 69
             setup.output.signKey = key
         }
+        setup.builtInStrings = builtIn
         if case .file(let path) = ThemeChoice(argument: a.value("--theme") ?? "auto") {
             setup.warnings += ThemeLoader.contrastWarnings(theme, file: path)
         }
@@ -256,6 +269,12 @@ public struct CaptureSetup {
 }
 
 extension CaptureSetup {
+    /// The string files and texts of the override layers that `strings` refused, told from the
+    /// built-in folder the setup found (`builtInStrings`; else looked for again).
+    var rejectedStrings: RejectedStrings {
+        builtInStrings.map { RejectedStrings(diagnostics: strings.diagnostics, builtIn: $0) } ?? RejectedStrings(strings: strings)
+    }
+
     /// A camera path that is not there is said before the screen starts ("no camera at …",
     /// 66), not as a camera that stopped working. Skipped when `cameraSystem` (a test's fake
     /// device) stands in for the kernel.

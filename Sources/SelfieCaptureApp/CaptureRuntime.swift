@@ -81,6 +81,7 @@ public final class CaptureRuntime {
         driver.observeEvent = { [unowned self] e in
             if self.setup.output.keepFailed, e.name == .videoCaptureStarted || e.name == .faceCaptureFailed { self.attemptEvents.append(e) }
         }
+        presenter.probeTerminal { [setup] in _ = setup.strings }   // the tables parse while the terminal answers (issue #28)
         reportRejectedStrings()
         warnings += try accessibility.open(setup, bell: { [unowned self] in self.presenter.backend.bell() },
                                     report: { [unowned self] e in self.driver.report(e) })
@@ -129,11 +130,10 @@ public final class CaptureRuntime {
             .finish(exitCode ?? .ok, warnings: warnings, stats: source.stats, recording: recording)
     }
 
-    /// Reports the string files the capture could not use (`RejectedStrings`): stderr, events
+    /// Reports the string files the capture could not use (`RejectedStrings`), before curses starts: stderr, events
     /// (through `FlowDriver.report`, so a key script can wait for them) and the screens' notice.
     func reportRejectedStrings() {
-        let rejected = RejectedStrings(strings: setup.strings)
-        guard !rejected.isEmpty else { return }
+        guard case let rejected = setup.rejectedStrings, !rejected.isEmpty else { return }
         setup.console.err(rejected.report)
         for e in rejected.events(tMs: clock.nowMs()) { driver.report(e) }
         presenter.notice = rejected.notice(setup.strings)

@@ -27,7 +27,16 @@ public struct FlowDriver {
     /// Its argument is the stills the recording still owes (`owedStillOffsetsMs`), so `stills`
     /// counts those `collectOwed` will take: the event's `collected` then agrees with the folder.
     public var recordedVideo: ((_ owedStillOffsetsMs: [Int]) -> (frames: Int, durationMs: Int, stills: Int)?)?
-    public static let endsAttempt: Set<EventName> = [.faceCaptureSuccess, .faceCaptureFailed, .cancelled]
+    public static let endsAttempt: [EventName] = [.faceCaptureSuccess, .faceCaptureFailed, .cancelled]
+    /// Whether `name` is one of `endsAttempt` (an array and a switch, not a `Set`: a set of
+    /// `EventName` costs the runtime's first look-up of its `Hashable` conformance, ~0.1 ms of
+    /// the first screen; issue #28).
+    static func endsAnAttempt(_ name: EventName) -> Bool {
+        switch name {
+        case .faceCaptureSuccess, .faceCaptureFailed, .cancelled: return true
+        default: return false
+        }
+    }
 
     public init(machine: CaptureStateMachine, keys: [KeyStep]? = nil, log: EventLog? = nil) {
         self.machine = machine
@@ -52,7 +61,7 @@ public struct FlowDriver {
                         if f.key == "durationMs" { ev.fields[i].value = .int(v.durationMs) }
                     }
                 }
-                if Self.endsAttempt.contains(ev.name), let summary = beforeAttemptEnds?(ev.tMs) {
+                if Self.endsAnAttempt(ev.name), let summary = beforeAttemptEnds?(ev.tMs) {
                     log?.write(summary)
                     player?.observe(summary.name)
                     attemptSummaryWritten = true

@@ -101,6 +101,14 @@ struct WaitingShown {
     var openingSeconds: Int?
 }
 
+/// The start-up terminal probe of a curses run (`ScreenPresenter.probeTerminal`): the descriptor
+/// keys are read from (or why there is none), the keys typed during the probe and whether it ran
+/// (nil until `probeTerminal` ran), and what the terminal answered.
+struct StartupProbe {
+    var found: (keysFD: Result<Int32, AppError>, keys: [UInt8], ran: Bool)?
+    var answer = TerminalProbeResult.none
+}
+
 /// libchafa's load on first use (issue #28): tried once; the curses backend that places pixel
 /// pictures (a pixel mode only), whose placer stops when the library is missing; what it said.
 struct PictureLibraryLoad {
@@ -118,8 +126,10 @@ final class ScreenPresenter {
     let setup: CaptureSetup
     let pacing: any Pacing
     private(set) var backend: TerminalBackend = NullBackend()
+    /// The start-up probe: what it found (`probeTerminal`), and what the terminal answered.
+    private var probe = StartupProbe()
     /// What the terminal answered to the start-up probe (`.none` when not probed).
-    private(set) var terminalProbe = TerminalProbeResult.none
+    var terminalProbe: TerminalProbeResult { probe.answer }
     /// The theme drawn: `setup.screen.theme`, or for `--theme auto` the one the probe's OSC 11
     /// background calls for (`themeAfterProbe`).
     private(set) var theme: Theme
@@ -188,25 +198,40 @@ final class ScreenPresenter {
         return []
     }
 
-    private func startCurses() throws -> [String] {
+    /// The start-up terminal probe (issue #13), for the curses renderer only, before curses owns
+    /// the screen and only on a real terminal: the queries are written, `whileWaiting` runs (the
+    /// runtime parses the string tables there, while the terminal answers: issue #28), then the
+    /// replies are read and the terminal's modes restored. Nothing of it shows; keys typed
+    /// meanwhile go to the backend's input. A descriptor that cannot be opened for keys is said by
+    /// `start`, which probes itself when this has not run. `whileWaiting` runs at most once, and
+    /// not at all when there is nothing to probe.
+    func probeTerminal(whileWaiting: (() -> Void)? = nil) {
+        guard setup.screen.renderer == .curses, probe.found == nil else { return }
         // With `--source -` stdin is the video pipe: curses reads its keys from the
         // controlling terminal instead (issue #14; what `less` and `vipe` do).
         var keysFD: Int32 = STDIN_FILENO
         if isatty(STDIN_FILENO) == 0 {
             let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
             guard tty >= 0 else {
-                throw AppError.cameraUnavailable("cannot read keys: standard input is not a terminal and /dev/tty cannot be opened (\(String(cString: strerror(errno)))); use --renderer plain or null")
+                probe.found = (.failure(AppError.cameraUnavailable("cannot read keys: standard input is not a terminal and /dev/tty cannot be opened (\(String(cString: strerror(errno)))); use --renderer plain or null")), [], false)
+                return
             }
             keysFD = tty
         }
-        // The start-up terminal probe (issue #13), before curses owns the screen; only on a
-        // real terminal. Keys typed meanwhile go to the backend's input.
-        var probeKeys: [UInt8] = []
-        var probed = false
+        var keys: [UInt8] = []
+        var ran = false
         if isatty(STDOUT_FILENO) == 1, TerminalProbe.shouldProbe(environment: setup.environment) {
-            (terminalProbe, probeKeys) = TTYProbeChannel.probe(outputFD: STDOUT_FILENO, inputFD: keysFD)
-            probed = true
+            (probe.answer, keys) = TTYProbeChannel.probe(outputFD: STDOUT_FILENO, inputFD: keysFD, whileWaiting: whileWaiting)
+            ran = true
         }
+        probe.found = (.success(keysFD), keys, ran)
+    }
+
+    private func startCurses() throws -> [String] {
+        probeTerminal()
+        guard let found = probe.found else { return [] }
+        let keysFD = try found.keysFD.get()
+        let probeKeys = found.keys, probed = found.ran
         var warnings: [String] = []
         do {
             let curses = try CursesBackend(inputFD: keysFD, environment: setup.environment, colors: setup.screen.colors)

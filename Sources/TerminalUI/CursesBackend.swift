@@ -41,7 +41,7 @@ public final class CursesBackend: TerminalBackend {
     /// Largest per-channel difference (0...255) under which an RGB colour counts as unchanged, so
     /// camera noise does not resend a preview cell; 0 disables it. Default 6.
     public var colorTolerance = 6
-    private var pairCache: [PairKey: Int32] = [:]
+    private var pairCache: [Int: Int32] = [:]
     /// The last colours asked for and their pair: neighbouring cells mostly share their colours,
     /// so most cells skip the colour quantising and the table's hashing (issue #28: the lookup
     /// was a third of the first screen's draw). Forgotten with the table.
@@ -75,7 +75,11 @@ public final class CursesBackend: TerminalBackend {
     private var lateReplies: TerminalProbe.Parser?
     private var lateRepliesUntil = 0
 
-    struct PairKey: Hashable { var fg: Int32; var bg: Int32 }
+    /// A colour pair's key in `pairCache`: foreground in the high 32 bits, background in the low.
+    /// An `Int` (64 bits), not a struct of two: a dictionary keyed by a type of our own costs the
+    /// runtime's first look-up of its `Hashable` conformance (a scan of every conformance record
+    /// of the static binary, ~0.1 ms of the first screen; issue #28), `Int`'s is looked up already.
+    static func pairKey(fg: Int32, bg: Int32) -> Int { Int(fg) << 32 | Int(UInt32(bitPattern: bg)) }
 
     /// The terminal type to open: a direct-colour entry (`TerminfoColor.directType`) when
     /// `COLORTERM` announces truecolor or the TERM's terminfo has `RGB`/`Tc` (IMG-07; any TERM,
@@ -224,7 +228,7 @@ public final class CursesBackend: TerminalBackend {
         let fg = Int32(ColorQuantizer.number(style.fg, mode: colorMode, colors: terminfoColors))
         let bg = Int32(ColorQuantizer.number(style.bg, mode: colorMode, colors: terminfoColors))
         if fg == -1 && bg == -1 { return 0 }
-        let key = PairKey(fg: fg, bg: bg)
+        let key = Self.pairKey(fg: fg, bg: bg)
         if let p = pairCache[key] { return p }
         guard nextPair <= maxPair else { return nil }
         let p = nextPair

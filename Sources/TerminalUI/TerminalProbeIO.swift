@@ -22,11 +22,14 @@ extension TerminalProbe {
     /// until the DA1 reply or `deadlineMs` after the send. Never waits past the deadline.
     /// - Returns: the answers (with `deadlineExpired` when DA1 did not come in time) and the
     ///   bytes that were not replies (keys typed meanwhile), in order.
-    public static func run(on channel: TerminalProbeChannel, deadlineMs: Int = defaultDeadlineMs)
+    /// - Parameter whileWaiting: work done once the queries are sent, before any reply is read
+    ///   (the capture parses its string tables there: issue #28); the deadline counts from its end.
+    public static func run(on channel: TerminalProbeChannel, deadlineMs: Int = defaultDeadlineMs, whileWaiting: (() -> Void)? = nil)
         -> (result: TerminalProbeResult, keys: [UInt8]) {
         var parser = Parser()
-        let start = channel.nowMs()
         channel.send(queryBytes)
+        whileWaiting?()
+        let start = channel.nowMs()
         while !parser.done {
             let left = start + deadlineMs - channel.nowMs()
             guard left > 0 else { parser.expire(); break }
@@ -84,8 +87,8 @@ public final class TTYProbeChannel: TerminalProbeChannel {
     /// Runs the probe on the terminal: raw mode on `inputFD`, one round, termios restored.
     /// Returns `TerminalProbeResult.none` and no keys when `inputFD` is not a terminal or its
     /// modes cannot be set.
-    public static func probe(outputFD: Int32, inputFD: Int32, deadlineMs: Int = TerminalProbe.defaultDeadlineMs)
-        -> (result: TerminalProbeResult, keys: [UInt8]) {
+    public static func probe(outputFD: Int32, inputFD: Int32, deadlineMs: Int = TerminalProbe.defaultDeadlineMs,
+                             whileWaiting: (() -> Void)? = nil) -> (result: TerminalProbeResult, keys: [UInt8]) {
         guard isatty(outputFD) == 1, isatty(inputFD) == 1 else { return (.none, []) }
         var saved = termios()
         guard tcgetattr(inputFD, &saved) == 0 else { return (.none, []) }
@@ -99,6 +102,6 @@ public final class TTYProbeChannel: TerminalProbeChannel {
         }
         guard tcsetattr(inputFD, TCSANOW, &raw) == 0 else { return (.none, []) }
         defer { _ = tcsetattr(inputFD, TCSANOW, &saved) }
-        return TerminalProbe.run(on: TTYProbeChannel(outputFD: outputFD, inputFD: inputFD), deadlineMs: deadlineMs)
+        return TerminalProbe.run(on: TTYProbeChannel(outputFD: outputFD, inputFD: inputFD), deadlineMs: deadlineMs, whileWaiting: whileWaiting)
     }
 }

@@ -38,6 +38,10 @@ private let count = stringsdict("files", "%#@n@", [("n", [plural, valueType("d")
         #expect(LocaleResolver.fallbackChain("fr_CA") == ["fr_CA", "fr", "en"])
         #expect(LocaleResolver.fallbackChain("zh_Hans_CN") == ["zh_Hans_CN", "zh_Hans", "zh", "en"])
         #expect(LocaleResolver.fallbackChain("en_GB") == ["en_GB", "en"])
+        // Joined by hand since issue #28: one part, the base itself, and a hyphenated tag.
+        #expect(LocaleResolver.fallbackChain("de") == ["de", "en"])
+        #expect(LocaleResolver.fallbackChain("en") == ["en"])
+        #expect(LocaleResolver.fallbackChain("sr-Latn-RS") == ["sr_Latn_RS", "sr_Latn", "sr", "en"])
     }
 }
 

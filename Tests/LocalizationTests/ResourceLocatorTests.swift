@@ -50,6 +50,12 @@ import Testing
     @Test func dotDotIsResolved() {
         #expect(ResourceLocator.normalize("/usr/local/bin/../share/selfie-capture") == "/usr/local/share/selfie-capture")
         #expect(ResourceLocator.normalize("/bin/../../share") == "/share")
+        // Joined by hand since issue #28: the root, empty, `.` and trailing slashes as before.
+        #expect(ResourceLocator.normalize("/") == "/")
+        #expect(ResourceLocator.normalize("") == "/")
+        #expect(ResourceLocator.normalize("/..") == "/")
+        #expect(ResourceLocator.normalize("a/./b//c/") == "/a/b/c")
+        #expect(ResourceLocator.normalize("/opt/sc/bin/./../share/é") == "/opt/sc/share/é")
     }
 }
 
