@@ -170,8 +170,9 @@ public enum ChafaPreview {
     /// time of the picture given as is). RGBA8 at the symbol work factor (< 0.25) lets libchafa
     /// 1.12 copy the pixels (its "nearest" pass) instead of running its smooth scaler at 1:1,
     /// which gives the same pixels where `rgbaSamplesAlike` (`ChafaPreviewTests` checks the
-    /// cells are the same) for ~20 % less of chafa's CPU (bench-ui --preview symbols, CPU ms
-    /// per frame, least of 6 interleaved: 80×24 4.14 → 3.50, 200×60 34.7 → 27.5 under load).
+    /// cells are the same) for 5–20 % less CPU per symbols frame at 200×60 (bench-ui --preview,
+    /// interleaved A/B on a loaded machine: least of 6, 34.7 → 27.5 ms; median of 5, 46.9 →
+    /// 43.2 ms); at 80×24 within the noise (DECISIONS 2026-12-02).
     static func cellBlocks(_ picture: PreviewImage, cols: Int, rows: Int, channels: Int = 4, into out: inout [UInt8]) -> Bool {
         let n = channels == 3 ? 3 : 4
         let w = cols * 8, h = rows * 8
