@@ -18,8 +18,17 @@ import TestSupport
         return d
     }
 
+    /// The package's own demo photo (`Resources/demo/astronaut.png`, which `make` fetches), for
+    /// a clone without ../shared.
+    static var demoPhoto: String? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let p = root.appendingPathComponent("Resources/demo/astronaut.png").path
+        return FileManager.default.fileExists(atPath: p) ? p : nil
+    }
+
     /// Faces of some shared/media frames (every 10th frame of three scenarios, one rolled 35°),
-    /// or of the astronaut photo when shared/media is absent: (gray frame, detector box).
+    /// or of the astronaut photo when shared/media is absent (shared/media/faces, else the
+    /// package's demo photo): (gray frame, detector box).
     /// Computed once per test process (four tests use it).
     static func faces() throws -> [(Image, Rect)] {
         try SharedResult.once("ModelCacheTests.faces") { try findFaces() }
@@ -35,7 +44,7 @@ import TestSupport
                     for d in try detector.detect(gray: f) { out.append((f, d.box)) }
                 }
             }
-        } else if let photo = TestSupport.shared("media/faces/astronaut.png") {
+        } else if let photo = TestSupport.shared("media/faces/astronaut.png") ?? demoPhoto {
             let g = PixelConvert.gray(try ImageFile.loadRGB(path: photo))
             for d in try detector.detect(gray: g) { out.append((g, d.box)) }
         }
