@@ -11,7 +11,7 @@ public struct FlowDriver {
     private let log: EventLog?
 
     /// Called with the event's time just before an event that ends an attempt
-    /// (`endsAttempt`) is written; the event it returns (the runtime's `frameCounts`) is
+    /// (`endsAnAttempt`) is written; the event it returns (the runtime's `frameCounts`) is
     /// written first, so the flow's own last events stay last.
     public var beforeAttemptEnds: ((Int) -> FlowEvent?)?
     /// Whether `beforeAttemptEnds` gave an event that was written (the runtime then need not
@@ -19,7 +19,6 @@ public struct FlowDriver {
     public private(set) var attemptSummaryWritten = false
     /// Sees every event the machine emits, after it was logged (`--keep-failed`, issue #25).
     public var observeEvent: ((FlowEvent) -> Void)?
-    /// The events that end an attempt: success, failure, or the user cancelling.
     /// The video being recorded: frames written and their duration at the file's frame rate
     /// (ms). When set, `faceCaptureSuccess` carries these as `frames` and `durationMs`, so the
     /// event, result.json and the closing line agree (issue #29): the machine counts only the
@@ -27,10 +26,9 @@ public struct FlowDriver {
     /// Its argument is the stills the recording still owes (`owedStillOffsetsMs`), so `stills`
     /// counts those `collectOwed` will take: the event's `collected` then agrees with the folder.
     public var recordedVideo: ((_ owedStillOffsetsMs: [Int]) -> (frames: Int, durationMs: Int, stills: Int)?)?
-    public static let endsAttempt: [EventName] = [.faceCaptureSuccess, .faceCaptureFailed, .cancelled]
-    /// Whether `name` is one of `endsAttempt` (an array and a switch, not a `Set`: a set of
-    /// `EventName` costs the runtime's first look-up of its `Hashable` conformance, ~0.1 ms of
-    /// the first screen; issue #28).
+    /// Whether `name` ends an attempt: success, failure, or the user cancelling (a switch, not
+    /// a `Set`: a set of `EventName` costs the runtime's first look-up of its `Hashable`
+    /// conformance, ~0.1 ms of the first screen; issue #28).
     static func endsAnAttempt(_ name: EventName) -> Bool {
         switch name {
         case .faceCaptureSuccess, .faceCaptureFailed, .cancelled: return true
